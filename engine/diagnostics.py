@@ -1,0 +1,171 @@
+"""One shape for every problem any stage finds, and the table of rule codes.
+
+Every stage (load, schema, DSL, references, graph) reports `Diagnostic`s, so `knap lint` is just
+"run the front half and print them". The `RULES` table is the single source for `--explain`, the
+SARIF rule list and docs/lint-rules.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, asdict
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    stage: str
+    severity: Severity
+    summary: str
+    explanation: str
+
+
+STAGES = {
+    "Y": "load: reading YAML safely",
+    "P": "pack: manifests and file layout",
+    "S": "schema: document shapes",
+    "D": "dsl: effect, condition and expression texts",
+    "R": "references: ids, decks and parameters across documents",
+    "G": "graph: technology prerequisites",
+    "V": "provenance: values not taken from the rulebook",
+    "L": "lint: suppressions and configuration",
+}
+
+
+def _rule(code, name, severity, summary, explanation):
+    return Rule(code, name, STAGES[code[0]].split(":")[0], Severity(severity), summary, explanation)
+
+
+RULES: dict[str, Rule] = {r.code: r for r in [
+    _rule("Y001", "yaml-syntax", "error", "The file is not valid YAML.",
+          "The YAML parser stopped at this position. Check indentation, unclosed quotes or brackets, and "
+          "a `:` missing after a key."),
+    _rule("Y002", "duplicate-key", "error", "A mapping has the same key twice.",
+          "YAML silently keeps the last of two equal keys, so the first value would be lost. Remove or "
+          "rename one of them."),
+    _rule("Y003", "non-string-key", "error", "A mapping key is not a string.",
+          "Keys such as `1`, `yes`, `on` or `null` are read as numbers, booleans or nothing. Quote the key "
+          "(`\"on\":`) so it stays text."),
+    _rule("Y004", "forbidden-tag", "error", "The YAML uses a tag that content may not use.",
+          "Content is plain data: only strings, numbers, booleans, null, lists and mappings. Tags such as "
+          "`!!python/object` or `!custom` could construct objects and are refused."),
+    _rule("Y005", "alias-expansion", "error", "Anchors and aliases expand to too much data.",
+          "Aliases (`*name`) may repeat an anchored value, but the expanded document is capped so that a "
+          "\"billion laughs\" file cannot exhaust memory. Write the data out or reduce the repetition."),
+    _rule("Y006", "file-too-large", "error", "The file is larger than the size limit.",
+          "Content files are capped (1 MiB by default) so that linting stays fast and bounded. Split the "
+          "file into several smaller ones."),
+    _rule("Y007", "nesting-too-deep", "error", "The document nests deeper than the limit.",
+          "Mappings and lists may nest at most 64 levels. Deeper structures are almost always a mistake or an "
+          "attack on the parser."),
+    _rule("Y008", "encoding", "error", "The file is not UTF-8 text.",
+          "Save the file as UTF-8. Binary files do not belong in a pack."),
+    _rule("Y009", "not-a-mapping", "error", "A document is not a mapping.",
+          "Every YAML document in a pack is a mapping with a `kind` field (`kind: card`, `kind: zone`, ...)."),
+    _rule("P001", "no-manifest", "error", "YAML files lie outside any pack.",
+          "A pack is a folder with a `pack.yaml` manifest. Move the file into a pack, or add a manifest."),
+    _rule("P002", "manifest-kind", "error", "`pack.yaml` must hold exactly one `kind: pack` document.",
+          "The manifest names the pack, its version and its parameters. Other kinds of documents go in the "
+          "pack's other files; a `kind: pack` document belongs only in `pack.yaml`."),
+    _rule("P003", "unknown-pack", "error", "A pack name or path does not exist.",
+          "`knap` accepts a folder, a YAML file, or the id of a built-in pack."),
+    _rule("P004", "pack-id-mismatch", "warning", "The pack id differs from its folder name.",
+          "Packs are found by folder name when one pack extends another; keep the two the same."),
+    _rule("S001", "missing-property", "error", "A required property is missing.",
+          "The document's kind requires this property. See the schema (`knap schema export`) for what it means."),
+    _rule("S002", "unknown-property", "error", "A property is not known for this kind of document.",
+          "Misspelt keys are caught here: the schema lists every property a kind may have."),
+    _rule("S003", "wrong-type", "error", "A value has the wrong type.",
+          "For example a list where a number was expected. The message names the expected type."),
+    _rule("S004", "value-not-allowed", "error", "A value is not one of the allowed values.",
+          "The property accepts a fixed set of words; the message lists them."),
+    _rule("S005", "bad-format", "error", "A value does not have the required form.",
+          "Ids are lower-case snake_case (`stone_knife`); versions are `1.2.3`."),
+    _rule("S006", "out-of-range", "error", "A value is outside its allowed range or size.",
+          "Counts and copies are at least 0 or 1, lists may have a minimum or maximum length."),
+    _rule("S007", "unknown-kind", "error", "The `kind` of a document is missing or unknown.",
+          "Every document says what it is with `kind:`; the message lists the kinds there are."),
+    _rule("S008", "schema-violation", "error", "A document breaks a rule of its schema.",
+          "A catch-all for schema constraints that have no code of their own."),
+    _rule("D001", "dsl-syntax", "error", "An effect, condition or expression text cannot be parsed.",
+          "The message shows the line with a caret and says what was expected there. See docs/dsl.md."),
+    _rule("D002", "dsl-unknown-name", "error", "A name in a DSL text is not defined.",
+          "Names are verbs, functions, ids of the pack (cards, zones, counters, tags, parameters) or names "
+          "bound earlier with `let`, `choose` or `for each`."),
+    _rule("D003", "dsl-arity", "error", "A verb or function gets the wrong number or kind of arguments.",
+          "Every verb and function declares its arguments in docs/dsl.md."),
+    _rule("D004", "dsl-type", "error", "A DSL value has the wrong type for where it is used.",
+          "For example a number where a zone is expected."),
+    _rule("D005", "dsl-limit", "error", "A DSL text is too long or nests too deeply.",
+          "Texts are capped in length and nesting so that untrusted content cannot stall the engine."),
+    _rule("R001", "unknown-reference", "error", "A field refers to an id that does not exist.",
+          "Every id used in a field (a card's deck, a cost, a zone's reshuffle pile, ...) must be defined in "
+          "the pack or a pack it extends."),
+    _rule("R002", "duplicate-id", "error", "Two documents of a pack have the same id.",
+          "Ids are unique within a pack, whatever their kind, so that effects can name them."),
+    _rule("R003", "deck-composition", "error", "A deck's cards do not match the composition the manifest declares.",
+          "The manifest's `decks` section states how many copies of each card a deck holds; the card "
+          "documents must add up to exactly that."),
+    _rule("R004", "component-count", "error", "A component's declared count does not match its cards.",
+          "A component that says it is made of cards (`cards_of`) must count exactly the copies of those cards."),
+    _rule("G001", "unknown-prerequisite", "error", "A prerequisite names a card that does not exist.",
+          "`requires:` lists ids of cards that must be mastered first."),
+    _rule("G002", "prerequisite-cycle", "error", "Prerequisites form a cycle.",
+          "A cycle `a -> b -> a` means none of its cards can ever be mastered. Break the cycle."),
+    _rule("G003", "unreachable", "error", "A card can never become available.",
+          "Starting from the cards with no prerequisites, no order of mastering reaches this one, because one "
+          "of its prerequisites is itself unreachable."),
+    _rule("G004", "repeated-prerequisite", "warning", "A prerequisite is listed twice.",
+          "Listing a prerequisite twice changes nothing; remove the repetition."),
+    _rule("V001", "provenance-reason", "error", "A placeholder or assumption has no reason.",
+          "Every value not taken from the rulebook is marked `provenance: placeholder|assumption|reference` "
+          "and carries a one-line `reason:` so that a reviewer knows what to check."),
+    _rule("L001", "unknown-code", "warning", "A suppression or option names an unknown rule code.",
+          "See `knap lint --explain` for the list of codes."),
+]}
+
+# Raised as exit 2, never shown as a traceback.
+INTERNAL = "E000"
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    file: str = ""
+    line: int = 0          # 1-based; 0 means "the whole file"
+    col: int = 0           # 1-based
+    hint: str = ""
+    severity: Severity | None = None
+    source: str = ""       # the quoted source line, filled in by the reporter
+    # Where the position is not known yet: a path into the document, resolved lazily (see locate.py).
+    doc_index: int | None = field(default=None, compare=False)
+    path: tuple | None = field(default=None, compare=False)
+    offset: int | None = field(default=None, compare=False)   # offset inside a DSL text at `path`
+    end_col: int = 0
+
+    def __post_init__(self):
+        if self.severity is None:
+            rule = RULES.get(self.code)
+            self.severity = rule.severity if rule else Severity.ERROR
+        elif not isinstance(self.severity, Severity):
+            self.severity = Severity(self.severity)
+
+    @property
+    def sort_key(self):
+        return (self.file, self.line, self.col, self.code, self.message)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        for k in ("doc_index", "path", "offset"):
+            d.pop(k)
+        d["severity"] = self.severity.value
+        rule = RULES.get(self.code)
+        d["name"] = rule.name if rule else "internal"
+        return d

@@ -1,0 +1,620 @@
+"""The effect DSL: parse texts with the lark grammar, lower them to a plain-data instruction tree,
+and check every name, arity and type against the built-in tables and the pack's own ids.
+
+The instruction tree (nested tuples and lists, JSON-serializable) is what the runtime executes;
+every node carries the character offset of its text so a problem points at its exact spot.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import resources
+from .dsl_builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, RESERVED_WORDS, VERBS, ZONE_FIELDS
+
+MAX_TEXT = 4000          # characters in one DSL text
+MAX_NESTING = 24         # brackets or blocks inside each other
+
+EFFECT, CONDITION, EXPRESSION = "effect", "condition", "expression"
+
+
+class _Indent(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """Built once per process: the LALR tables are the expensive part."""
+    grammar = resources.read_text("grammar", "effects.lark")
+    return Lark(grammar, parser="lalr", postlex=_Indent(), start=["start", "expression_only"],
+                propagate_positions=False, maybe_placeholders=True, cache=False)
+
+
+@dataclass
+class Problem:
+    """A DSL problem at a character offset of the text; the caller maps it into the YAML file."""
+    code: str
+    message: str
+    offset: int
+    hint: str = ""
+
+
+# ---------------------------------------------------------------- words for the parser's terminals
+_TERMINAL_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": 'a quoted text ("...")', "PREP": "a word such as `from`, `to` "
+    "or `as`", "COMPARE": "a comparison (`=`, `<`, `>=` ...)", "MUL": "`*`, `/` or `%`",
+    "PLUS": "`+`", "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+    "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "DOT": "`.`",
+    "SEMICOLON": "`;`", "MINUS": "`-`", "EQUAL": "`=`", "$END": "the end of the text",
+}
+
+
+_OPERATORS = {"PLUS", "MUL", "COMPARE", "EQUAL", "AND", "OR", "WHERE", "DOT", "LSQB", "MINUS", "TIMES", "STAR", "SLASH"}
+_STATEMENT_STARTS = {"IF", "ELIF", "ELSE", "FOR", "LET", "REPEAT", "STOP"}
+
+
+def _expected_words(expected) -> str:
+    """The parser's expected terminals in words, the long tail folded into families."""
+    expected = set(expected)
+    words = []
+    if len(expected) > 5 and expected & _OPERATORS:
+        expected -= _OPERATORS
+        words.append("an operator")
+    if len(expected) > 5 and expected & _STATEMENT_STARTS:
+        expected -= _STATEMENT_STARTS
+        words.append("a new statement")
+    for term in sorted(expected):
+        if term.startswith("__ANON") or term in ("_INDENT", "_DEDENT", "SEMICOLON"):
+            continue
+        word = _TERMINAL_WORDS.get(term)
+        if word is None:
+            word = f"`{term.lower()}`" if term.isalpha() else term.lower()
+        if word not in words:
+            words.append(word)
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# Typical mistakes, matched by the parser state they leave (lark's match_examples).
+_EXAMPLES = {
+    "a line starting a block (`if`, `else`, `repeat`, `for each`) must end with `:`": [
+        "if x > 1\n  gain 1 vp\n", "repeat 2 times\n  gain 1 vp\n", "for each p in players\n  gain 1 vp\n",
+        "if x\n", "else\n"],
+    "`=` compares two values here; to give a name a value write `let NAME = ...`": ["x = 1\n"],
+    "a text must be in double quotes and end on the same line": ['log "abc\n'],
+}
+
+
+@lru_cache(maxsize=1)
+def _example_labels():
+    return _EXAMPLES
+
+
+def _label_for(exc: UnexpectedInput, text: str, start: str) -> str | None:
+    try:
+        return exc.match_examples(lambda t: parser().parse(t, start=start), _example_labels(),
+                                  use_accepts=True)
+    except Exception:  # noqa: BLE001 -- matching is best effort; the plain message stays
+        return None
+
+
+def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
+    if isinstance(exc, DedentError):
+        return Problem("D001", "this line's indentation does not match any block above it",
+                       _offset_of_last_line(text), "indent blocks by the same number of spaces")
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        hint = ""
+        if char == "'":
+            hint = 'texts use double quotes: "like this"'
+        elif char.isupper():
+            hint = "names are lower-case snake_case: `stone_knife`"
+        elif char == "-" or char == "." :
+            hint = "ids use underscores, not hyphens"
+        else:
+            hint = f"expected {_expected_words(exc.allowed or [])}"
+        return Problem("D001", f"unexpected character `{char}`", exc.pos_in_stream, hint)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        offset = token.start_pos if token.start_pos is not None else len(text)
+        label = _label_for(exc, text, start)
+        if token.type == "$END":
+            found = "the end of the text"
+            offset = len(text.rstrip())
+        elif token.type == "_NL":
+            found = "the end of the line"
+        elif token.type == "_INDENT":
+            offset = _next_content(text, offset)
+            return Problem("D001", "this line is indented, but the line before does not open a block", offset,
+                           label or "indent only the lines under a line that ends with `:`")
+        else:
+            found = f"`{token.value}`"
+        expected = _expected_words(exc.expected)
+        if token.type == "NAME" and token.value in RESERVED_WORDS:
+            found = f"the word `{token.value}`"
+        message = f"found {found}, expected {expected}"
+        if not label and text.count("(", 0, offset) > text.count(")", 0, offset):
+            label = "a `(` before this point is not closed"
+        elif not label and text.count("[", 0, offset) > text.count("]", 0, offset):
+            label = "a `[` before this point is not closed"
+        return Problem("D001", message, offset, label or "")
+    if isinstance(exc, UnexpectedEOF):
+        return Problem("D001", f"the text ends too early, expected {_expected_words(exc.expected)}",
+                       len(text.rstrip()))
+    return Problem("D001", f"cannot parse: {exc}", 0)
+
+
+def _next_content(text: str, offset: int) -> int:
+    """Skip from a line break to the first character of the next non-blank line."""
+    while offset < len(text) and text[offset] in "\r\n\t ":
+        offset += 1
+    return offset
+
+
+def _offset_of_last_line(text: str) -> int:
+    stripped = text.rstrip()
+    return stripped.rfind("\n") + 1 if "\n" in stripped else 0
+
+
+def _nesting(text: str) -> int:
+    depth = deepest = 0
+    for char in text:
+        if char in "([":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]":
+            depth -= 1
+    indents = {len(line) - len(line.lstrip(" ")) for line in text.splitlines() if line.strip()}
+    return max(deepest, len(indents))
+
+
+# ---------------------------------------------------------------- lowering the tree to instructions
+def _pos(item) -> int:
+    if isinstance(item, Token):
+        return item.start_pos or 0
+    for child in item.children:
+        if child is not None:
+            return _pos(child)
+    return 0
+
+
+def _lower(node):
+    if isinstance(node, Token):
+        raise TypeError(node)
+    kind = node.data if isinstance(node.data, str) else node.data.value
+    ch = node.children
+    at = _pos(node)
+    if kind in ("start", "statements"):
+        return ["block", at, [_lower(c) for c in ch if isinstance(c, Tree)]]
+    if kind == "suite":
+        stmts = []
+        for c in ch:
+            if isinstance(c, Tree):
+                low = _lower(c)
+                stmts.extend(low[2] if low[0] == "block" else [low])
+        return ["block", at, stmts]
+    if kind == "simple_line":
+        stmts = [_lower(c) for c in ch if isinstance(c, Tree)]
+        return stmts[0] if len(stmts) == 1 else ["block", at, stmts]
+    if kind == "verb_call":
+        verb = ch[0]
+        args, clauses = [], []
+        for c in ch[1:]:
+            if isinstance(c, Tree) and (c.data == "clause"):
+                prep = c.children[0]
+                clauses.append([str(prep), prep.start_pos, _lower(c.children[1])])
+            elif c is not None:
+                args.append(_lower(c))
+        return ["verb", verb.start_pos, str(verb), args, clauses]
+    if kind == "let_stmt":
+        return ["let", ch[0].start_pos, str(ch[0]), _lower(ch[2])]
+    if kind == "stop_stmt":
+        return ["stop", at]
+    if kind == "if_stmt":
+        branches = [[_lower(ch[0]), _lower(ch[1])]]
+        otherwise = None
+        for c in ch[2:]:
+            if c is None:
+                continue
+            if c.data == "elif_part":
+                branches.append([_lower(c.children[0]), _lower(c.children[1])])
+            else:
+                otherwise = _lower(c.children[0])
+        return ["if", at, branches, otherwise]
+    if kind == "repeat_stmt":
+        return ["repeat", at, _lower(ch[0]), _lower(ch[1])]
+    if kind == "for_stmt":
+        return ["for", ch[0].start_pos, str(ch[0]), _lower(ch[1]), _lower(ch[2])]
+    if kind == "expression_only":
+        return _lower(ch[0])
+    if kind == "number":
+        return ["num", at, int(ch[0])]
+    if kind == "negative_number":
+        return ["num", at, -int(ch[1])]
+    if kind == "string":
+        return ["str", at, str(ch[0])[1:-1]]
+    if kind == "name":
+        return ["name", at, str(ch[0])]
+    if kind == "call":
+        return ["call", at, str(ch[0]), [_lower(c) for c in ch[1:] if c is not None]]
+    if kind == "list":
+        return ["list", at, [_lower(c) for c in ch if c is not None]]
+    if kind == "field":
+        return ["field", ch[1].start_pos, _lower(ch[0]), str(ch[1])]
+    if kind == "index":
+        return ["index", at, _lower(ch[0]), _lower(ch[1])]
+    if kind == "neg":
+        return ["neg", at, _lower(ch[1])]
+    if kind == "not_":
+        return ["not", at, _lower(ch[0])]
+    if kind == "where":
+        return ["where", at, _lower(ch[0]), _lower(ch[1])]
+    if kind in ("or_expr", "and_expr"):
+        return ["or" if kind == "or_expr" else "and", at, [_lower(c) for c in ch]]
+    if kind in ("sum", "product"):
+        result = _lower(ch[0])
+        for op, right in zip(ch[1::2], ch[2::2]):
+            result = ["op", op.start_pos, str(op), result, _lower(right)]
+        return result
+    if kind == "comparison":
+        op = str(ch[1])
+        return ["cmp", ch[1].start_pos, "==" if op == "=" else op, _lower(ch[0]), _lower(ch[2])]
+    raise ValueError(f"unknown tree node {kind}")
+
+
+@lru_cache(maxsize=65536)
+def parse(text: str, mode: str = EFFECT):
+    """Parse a DSL text. Returns (instructions, None) or (None, Problem). Cached: packs repeat texts."""
+    if len(text) > MAX_TEXT:
+        return None, Problem("D005", f"the text is {len(text)} characters long; the limit is {MAX_TEXT}", 0,
+                             "split it into several rules or functions")
+    if _nesting(text) > MAX_NESTING:
+        return None, Problem("D005", f"the text nests brackets or blocks deeper than {MAX_NESTING} levels", 0,
+                             "simplify the expression with `let`")
+    start = "start" if mode == EFFECT else "expression_only"
+    source = text if text.endswith("\n") else text + "\n"
+    if mode != EFFECT:
+        stripped = source.lstrip()
+        shift = len(source) - len(stripped)
+        source = stripped.replace("\n", " ").rstrip() + "\n"
+    else:
+        shift = 0
+    try:
+        tree = parser().parse(source, start=start)
+    except (UnexpectedInput, DedentError) as exc:
+        problem = _syntax_problem(exc, source, start)
+        problem.offset = min(problem.offset + shift, max(len(text) - 1, 0))
+        return None, problem
+    try:
+        ir = _lower(tree)
+    except RecursionError:
+        return None, Problem("D005", "the text nests too deeply", 0, "simplify it with `let`")
+    if shift:
+        ir = _shift(ir, shift)
+    return ir, None
+
+
+def _shift(ir, by):
+    if isinstance(ir, list) and len(ir) >= 2 and isinstance(ir[0], str) and isinstance(ir[1], int):
+        return [ir[0], ir[1] + by] + [_shift(x, by) for x in ir[2:]]
+    if isinstance(ir, list):
+        return [_shift(x, by) for x in ir]
+    return ir
+
+
+# ---------------------------------------------------------------- checking names, arity and types
+@dataclass
+class Symbols:
+    """What a pack defines, as the checker sees it."""
+    ids: dict[str, str] = field(default_factory=dict)          # id -> category (card, zone, counter, ...)
+    zone_owner: dict[str, str] = field(default_factory=dict)   # zone id -> table | player
+    counter_owner: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, int] = field(default_factory=dict)    # pack function id -> number of params
+    card_stats: set[str] = field(default_factory=set)          # stat and ref names usable as card.FIELD
+
+    def all_names(self):
+        return set(self.ids) | set(CONSTANTS)
+
+
+_CATEGORY_TYPES = {"card": "card", "zone": "zone", "counter": "counter", "tag": "name", "type": "name",
+                   "component": "any", "parameter": "any", "action": "any", "phase": "any", "function": "any",
+                   "end": "any", "scoring": "any", "pack": "any"}
+
+_COMPATIBLE = {("card", "cards"), ("player", "players"), ("number", "range"), ("name", "text"),
+               ("text", "name"), ("cards", "card"), ("players", "player"), ("range", "number"),
+               ("zone", "cards"), ("number", "bool"), ("bool", "number")}
+
+
+def _fits(actual: str, expected: str) -> bool:
+    return (actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE)
+
+
+def _suggest(word: str, candidates) -> str:
+    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.75)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+class Checker:
+    def __init__(self, symbols: Symbols, locals_: dict[str, str] | None = None):
+        self.symbols = symbols
+        self.scope: dict[str, str] = dict(locals_ or {})
+        self.problems: list[Problem] = []
+        self.in_where = 0
+
+    def problem(self, code, message, offset, hint=""):
+        self.problems.append(Problem(code, message, offset, hint))
+        return "any"
+
+    # statements
+    def block(self, node):
+        for stmt in node[2]:
+            self.statement(stmt)
+
+    def statement(self, node):
+        op = node[0]
+        if op == "block":
+            self.block(node)
+        elif op == "verb":
+            self.verb(node)
+        elif op == "let":
+            self.scope[node[2]] = self.expr(node[3])
+        elif op == "if":
+            for cond, body in node[2]:
+                self.expr(cond)
+                self.block(body)
+            if node[3] is not None:
+                self.block(node[3])
+        elif op == "repeat":
+            self.expect(node[2], "number", "the repeat count")
+            self.block(node[3])
+        elif op == "for":
+            kind = self.expr(node[3])
+            self.scope[node[2]] = {"players": "player", "cards": "card"}.get(kind, "any")
+            self.block(node[4])
+
+    def verb(self, node):
+        _, at, name, args, clauses = node
+        verb = VERBS.get(name)
+        if verb is None:
+            hint = _suggest(name, VERBS) or "see docs/dsl.md for the verbs"
+            self.problem("D002", f"unknown verb `{name}`", at, hint)
+            for arg in args:
+                self.expr(arg)
+            return
+        required = [p for p in verb.args if p.required]
+        if not (len(required) <= len(args) <= len(verb.args)):
+            shown = " ".join(p.name if p.required else f"[{p.name}]" for p in verb.args)
+            self.problem("D003", f"`{name}` takes {self._count(verb.args)}, got {len(args)}", at,
+                         f"write it as: {name} {shown}".rstrip())
+        # With an optional first argument, the arguments given fill the parameters from the end.
+        params = verb.args[len(verb.args) - len(args):] if len(args) < len(verb.args) and not verb.args[0].required \
+            else verb.args
+        bindings = []
+        for param, arg in zip(params, args):
+            if param.type == "name":
+                if arg[0] != "name":
+                    self.problem("D004", f"`{name}` needs a plain name for its {param.name}", arg[1])
+                elif name in ("flag", "unflag"):
+                    pass
+                else:
+                    bindings.append(arg[2])
+            else:
+                self.expect(arg, param.type, f"the {param.name} of `{name}`")
+        seen = set()
+        for prep, offset, value in clauses:
+            param = verb.clauses.get(prep)
+            if param is None:
+                allowed = ", ".join(f"`{p}`" for p in verb.clauses) or "none"
+                self.problem("D003", f"`{name}` takes no `{prep}` part", offset, f"its parts are: {allowed}")
+                self.expr(value)
+                continue
+            if prep in seen:
+                self.problem("D003", f"`{prep}` is given twice", offset)
+            seen.add(prep)
+            if param.type == "name":
+                if value[0] != "name":
+                    self.problem("D004", f"`{prep}` needs a plain name to bind", value[1])
+                else:
+                    bindings.append(value[2])
+            else:
+                self.expect(value, param.type, f"the `{prep}` part of `{name}`")
+        for prep, param in verb.clauses.items():
+            if param.required and prep not in seen:
+                self.problem("D003", f"`{name}` needs a `{prep}` part ({param.name})", at,
+                             f"for example: {verb.example}")
+        bound_type = {"draw": "cards", "ask": "bool", "invite": "players", "pay_cost": "cards", "oracle": "any", "roll": "any",
+                      "choose": "any", "bid": "any"}.get(name, "any")
+        for binding in bindings:
+            self.scope[binding] = bound_type
+
+    @staticmethod
+    def _count(params):
+        low = sum(1 for p in params if p.required)
+        high = len(params)
+        if low == high:
+            return f"{high} argument{'s' if high != 1 else ''}"
+        return f"{low} to {high} arguments"
+
+    def expect(self, node, expected, what):
+        actual = self.expr(node)
+        if not _fits(actual, expected):
+            self.problem("D004", f"{what} must be a {expected}, not a {actual}", node[1])
+
+    # expressions: return a type name
+    def expr(self, node):
+        op = node[0]
+        if op == "num":
+            return "number"
+        if op == "str":
+            return "text"
+        if op == "name":
+            return self.name(node)
+        if op == "list":
+            types = {self.expr(item) for item in node[2]}
+            return "cards" if types == {"card"} else "players" if types == {"player"} else "any"
+        if op == "call":
+            return self.call(node)
+        if op == "field":
+            return self.field(node)
+        if op == "index":
+            self.expr(node[2])
+            self.expr(node[3])
+            return "any"
+        if op == "neg":
+            self.expect(node[2], "number", "`-`")
+            return "number"
+        if op == "not":
+            self.expr(node[2])
+            return "bool"
+        if op in ("and", "or"):
+            for item in node[2]:
+                self.expr(item)
+            return "bool"
+        if op == "op" and node[2] in "+-":
+            left, right = self.expr(node[3]), self.expr(node[4])
+            collections = {"cards", "players", "zone", "card", "player"}
+            if left in collections or right in collections:  # union (+) or difference (-) of groups
+                if not (left in collections | {"any"} and right in collections | {"any"}):
+                    self.problem("D004", f"`{node[2]}` cannot combine a {left} and a {right}", node[1])
+                return "players" if "player" in left or "player" in right else "cards"
+            for side, kind in (("left", left), ("right", right)):
+                if not _fits(kind, "number"):
+                    self.problem("D004", f"the {side} side of `{node[2]}` must be a number, not a {kind}", node[1])
+            return "number"
+        if op == "op":
+            self.expect(node[3], "number", f"the left side of `{node[2]}`")
+            self.expect(node[4], "number", f"the right side of `{node[2]}`")
+            return "number"
+        if op == "cmp":
+            self.expr(node[3])
+            self.expr(node[4])
+            return "bool"
+        if op == "where":
+            kind = self.expr(node[2])
+            self.in_where += 1
+            self.expr(node[3])
+            self.in_where -= 1
+            return kind if kind in ("cards", "players") else "cards" if kind == "zone" else kind
+        return "any"
+
+    def name(self, node):
+        word = node[2]
+        if word in self.scope:
+            return self.scope[word]
+        if word in CONSTANTS:
+            return CONSTANTS[word].type
+        category = self.symbols.ids.get(word)
+        if category is not None:
+            return _CATEGORY_TYPES.get(category, "any")
+        if self.in_where and (word in CARD_FIELDS or word in self.symbols.card_stats):
+            return CARD_FIELDS.get(word, ("number",))[0]
+        candidates = set(self.scope) | self.symbols.all_names()
+        if self.in_where:
+            candidates |= set(CARD_FIELDS) | self.symbols.card_stats
+        hint = _suggest(word, candidates) or "names are ids of the pack, built-ins (docs/dsl.md) or names bound " \
+                                              "earlier with `let`, `choose` or `for each`"
+        return self.problem("D002", f"unknown name `{word}`", node[1], hint)
+
+    def call(self, node):
+        _, at, name, args = node
+        func = FUNCTIONS.get(name)
+        if func is not None:
+            low = sum(1 for p in func.params if p.required)
+            if len(args) < low or (len(args) > len(func.params) and not func.variadic):
+                self.problem("D003", f"`{name}` takes {Checker._count(func.params)}"
+                             f"{' or more' if func.variadic else ''}, got {len(args)}", at,
+                             f"for example: {func.example}")
+            for i, arg in enumerate(args):
+                param = func.params[min(i, len(func.params) - 1)]
+                if param.type == "name" and arg[0] == "name":
+                    if arg[2] not in self.symbols.ids and arg[2] not in self.symbols.card_stats \
+                            and arg[2] not in self.scope and name != "flagged":
+                        self.problem("D002", f"unknown name `{arg[2]}`", arg[1],
+                                     _suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats))
+                    continue
+                self.expect(arg, param.type, f"argument {i + 1} of `{name}`")
+            return func.returns
+        if name in self.symbols.functions:
+            expected = self.symbols.functions[name]
+            if len(args) != expected:
+                self.problem("D003", f"`{name}` takes {expected} argument{'s' if expected != 1 else ''}, "
+                             f"got {len(args)}", at)
+            for arg in args:
+                self.expr(arg)
+            return "any"
+        if self.symbols.ids.get(name) == "zone":
+            if self.symbols.zone_owner.get(name) != "player":
+                return self.problem("D003", f"the zone `{name}` is shared, so it takes no player", at,
+                                    f"write `{name}` alone")
+            if len(args) != 1:
+                return self.problem("D003", f"`{name}(...)` takes one player", at, f"for example: {name}(me)")
+            self.expect(args[0], "player", f"the player of `{name}`")
+            return "zone"
+        hint = _suggest(name, set(FUNCTIONS) | set(self.symbols.functions) |
+                        {z for z, owner in self.symbols.zone_owner.items() if owner == "player"})
+        self.problem("D002", f"unknown function `{name}`", at, hint or "see docs/dsl.md for the functions")
+        for arg in args:
+            self.expr(arg)
+        return "any"
+
+    def field(self, node):
+        _, at, target, name = node
+        kind = self.expr(target)
+        if kind == "player":
+            if self.symbols.counter_owner.get(name) == "player":
+                return "number"
+            return self.problem("D002", f"players have no `{name}`", at,
+                                _suggest(name, [c for c, o in self.symbols.counter_owner.items() if o == "player"])
+                                or "a player's fields are its counters")
+        if kind in ("card", "cards"):
+            if name in CARD_FIELDS:
+                return CARD_FIELDS[name][0]
+            if name in self.symbols.card_stats:
+                return "number"
+            return self.problem("D002", f"cards have no field `{name}`", at,
+                                _suggest(name, set(CARD_FIELDS) | self.symbols.card_stats) or
+                                "card fields are its built-in fields, stats and refs")
+        if kind == "zone":
+            if name in ZONE_FIELDS:
+                return ZONE_FIELDS[name][0]
+            return self.problem("D002", f"zones have no field `{name}`", at, _suggest(name, ZONE_FIELDS))
+        known = set(CARD_FIELDS) | set(ZONE_FIELDS) | self.symbols.card_stats | set(self.symbols.counter_owner)
+        if kind == "any" and name not in known:
+            return self.problem("D002", f"unknown field `{name}`", at, _suggest(name, known))
+        return "any"
+
+
+def check(ir, mode: str, symbols: Symbols, locals_: dict[str, str] | None = None) -> list[Problem]:
+    checker = Checker(symbols, locals_)
+    try:
+        if mode == EFFECT:
+            checker.block(ir)
+        else:
+            checker.expr(ir)
+    except RecursionError:
+        checker.problem("D005", "the text nests too deeply", 0, "simplify it with `let`")
+    return checker.problems
+
+
+def compile_text(text: str, mode: str, symbols: Symbols, locals_=None):
+    """Parse and check. Returns (instructions or None, problems)."""
+    ir, problem = parse(text, mode)
+    if problem is not None:
+        return None, [problem]
+    return ir, check(ir, mode, symbols, locals_)
+
+
+def caret_excerpt(source_line: str, col: int, width: int = 1) -> str:
+    """The source line and a caret under column `col` (1-based), for text output."""
+    return f"{source_line}\n{' ' * (col - 1)}{'^' * max(width, 1)}"

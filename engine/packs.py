@@ -1,0 +1,98 @@
+"""Finding packs: which folders are packs, which YAML files belong to which pack."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import resources
+
+MANIFEST = "pack.yaml"
+YAML_SUFFIXES = (".yaml", ".yml")
+_SKIP_DIRS = {".git", "node_modules", ".knap_cache", "__pycache__", ".venv", "venv"}
+
+
+@dataclass
+class PackFiles:
+    root: Path
+    files: list[Path] = field(default_factory=list)   # the manifest first, then the rest sorted
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / MANIFEST
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    found = []
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        found.extend(Path(current) / f for f in sorted(files) if f.endswith(YAML_SUFFIXES)
+                     and not f.startswith("."))
+    return found
+
+
+def pack_root_of(path: Path) -> Path | None:
+    for parent in [path.parent, *path.parent.parents]:
+        if (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def resolve_target(target: str) -> Path | None:
+    """A path as given, or the id of a built-in pack (`cro-magnon`, `cro_magnon`)."""
+    path = Path(target)
+    if path.exists():
+        return path
+    for candidate in (target, target.replace("_", "-"), target.replace("-", "_")):
+        builtin = resources.builtin_pack(candidate)
+        if builtin is not None:
+            return builtin
+    return None
+
+
+def _pack_files(root: Path) -> list[Path]:
+    """The YAML files of one pack: its folder, less any nested pack folders."""
+    found = []
+    for current, dirs, files in os.walk(root):
+        here = Path(current)
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
+                         and not (here / d / MANIFEST).is_file())
+        found.extend(here / f for f in sorted(files) if f.endswith(YAML_SUFFIXES) and not f.startswith("."))
+    return found
+
+
+def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:
+    """Packs touched by `paths`, YAML files outside any pack, and — when only files were named —
+    the set of files whose diagnostics should be shown (None: show all). A named file is linted
+    with its whole pack, since references cross files."""
+    roots: set[Path] = set()
+    loose: set[Path] = set()
+    named: set[Path] = set()
+    any_folder = False
+    for path in paths:
+        path = path.resolve()
+        if path.is_dir():
+            any_folder = True
+            files = _yaml_files(path)
+            inside = {f.parent for f in files if f.name == MANIFEST}
+            enclosing = path if (path / MANIFEST).is_file() else pack_root_of(path / MANIFEST)
+            if enclosing is not None:
+                inside.add(enclosing)
+            roots |= inside
+            for f in files:
+                if pack_root_of(f) is None:
+                    loose.add(f)
+        else:
+            named.add(path)
+            root = pack_root_of(path)
+            if root is None:
+                loose.add(path)
+            else:
+                roots.add(root)
+    packs = []
+    for root in sorted(roots):
+        files = _pack_files(root)
+        files.sort(key=lambda f: (f != root / MANIFEST, str(f)))
+        packs.append(PackFiles(root, files))
+    only = None if any_folder or not named else named
+    return packs, sorted(loose), only

@@ -1,0 +1,138 @@
+"""Print diagnostics: text with the quoted line and a caret for people; json, GitHub annotations and
+SARIF 2.1.0 for programs. Output is stable: sorted, no timestamps."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import __version__
+from .diagnostics import RULES, STAGES, Diagnostic, Severity
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _source_line(d: Diagnostic, lines_of) -> str:
+    if not d.line:
+        return ""
+    lines = lines_of(d.file)
+    return lines[d.line - 1] if 0 < d.line <= len(lines) else ""
+
+
+def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
+    out = []
+    for d in diags:
+        head = f"{d.file}:{d.line}:{d.col}: {d.code} {d.message}"
+        if color:
+            tint = {"error": "\033[31m", "warning": "\033[33m"}.get(d.severity.value, "\033[36m")
+            head = f"\033[1m{d.file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {d.message}"
+        out.append(head)
+        source = _source_line(d, lines_of)
+        if source.strip():
+            number = f"{d.line:>5} | "
+            shown = source.expandtabs(1)
+            if len(shown) > 160:  # keep the caret's neighbourhood of a very long line
+                start = max(0, d.col - 80)
+                shown = ("..." if start else "") + shown[start:start + 160]
+                caret_col = d.col - start + (3 if start else 0)
+            else:
+                caret_col = d.col
+            out.append(f"{number}{shown}")
+            out.append(" " * len(number) + " " * max(caret_col - 1, 0) + "^")
+        if d.hint:
+            out.append(f"      = hint: {d.hint}")
+    errors = sum(1 for d in diags if d.severity == Severity.ERROR)
+    warnings = sum(1 for d in diags if d.severity == Severity.WARNING)
+    if diags:
+        out.append(f"Found {len(diags)} problem{'s' if len(diags) != 1 else ''} "
+                   f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}).")
+    return "\n".join(out)
+
+
+def as_json(diags: list[Diagnostic], stats=None, files: int = 0) -> str:
+    payload = {"version": 1, "tool": "knap", "tool_version": __version__, "files": files,
+               "diagnostics": [d.to_json() for d in diags],
+               "summary": {"errors": sum(1 for d in diags if d.severity == Severity.ERROR),
+                           "warnings": sum(1 for d in diags if d.severity == Severity.WARNING),
+                           "total": len(diags)}}
+    if stats is not None:
+        payload["stats"] = [s.to_json() for s in stats]
+    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def _escape_property(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github(diags: list[Diagnostic]) -> str:
+    lines = []
+    for d in diags:
+        level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        lines.append(f"::{level} file={_escape_property(d.file)},line={max(d.line, 1)},col={max(d.col, 1)},"
+                     f"title={_escape_property(d.code)}::{_escape_data(message)}")
+    return "\n".join(lines)
+
+
+def sarif(diags: list[Diagnostic]) -> str:
+    used = sorted({d.code for d in diags} | set(RULES))
+    index = {code: i for i, code in enumerate(used)}
+    rules = []
+    for code in used:
+        rule = RULES.get(code)
+        if rule is None:
+            rules.append({"id": code, "name": "internal", "shortDescription": {"text": "Internal error"}})
+            continue
+        rules.append({
+            "id": rule.code, "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.explanation},
+            "help": {"text": rule.explanation},
+            "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+            "properties": {"stage": STAGES[rule.code[0]].split(":")[0]},
+        })
+    results = []
+    for d in diags:
+        uri = Path(d.file).as_posix() if d.file else "."
+        region = {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)}
+        result = {
+            "ruleId": d.code, "ruleIndex": index[d.code], "level": _LEVEL[d.severity],
+            "message": {"text": d.message + (f" Hint: {d.hint}" if d.hint else "")},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+                                                "region": region}}],
+        }
+        results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "knap", "version": __version__, "informationUri":
+                                "https://knapper.invalid/docs/lint", "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def explain(code: str) -> str | None:
+    rule = RULES.get(code.upper())
+    if rule is None:
+        return None
+    return (f"{rule.code} ({rule.name}) — stage: {STAGES[rule.code[0]]}; severity: {rule.severity.value}\n\n"
+            f"{rule.summary}\n\n{rule.explanation}\n")
+
+
+def rules_table() -> str:
+    lines = []
+    stage = None
+    for code, rule in RULES.items():
+        if code[0] != stage:
+            stage = code[0]
+            lines.append(f"\n{STAGES[stage]}")
+        lines.append(f"  {code}  {rule.name:<24} {rule.severity.value:<8} {rule.summary}")
+    return "\n".join(lines).lstrip("\n")

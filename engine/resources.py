@@ -1,0 +1,27 @@
+"""Where the built-in packs, schemas and grammar live: beside `engine/` in a checkout, inside the
+package (`engine/_bundled/`) when installed from a wheel."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def root(name: str) -> Path:
+    """The folder `content`, `schemas` or `grammar`."""
+    bundled = _HERE / "_bundled" / name
+    if bundled.is_dir():
+        return bundled
+    return _HERE.parent / name
+
+
+@lru_cache(maxsize=None)
+def read_text(folder: str, filename: str) -> str:
+    return (root(folder) / filename).read_text(encoding="utf-8")
+
+
+def builtin_pack(pack_id: str) -> Path | None:
+    candidate = root("content") / pack_id
+    return candidate if (candidate / "pack.yaml").is_file() else None

@@ -1,0 +1,218 @@
+"""Validate documents against the JSON Schemas in `schemas/` and turn errors into coded diagnostics.
+
+The validators are built once per process; a document's `kind` picks its schema directly (no
+big `oneOf`), so messages stay specific. The schemas' `x-dsl` and `x-ref` annotations tell the
+later stages which fields hold DSL texts and which hold ids; `field_roles` reads them once per kind.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from . import resources
+from .diagnostics import Diagnostic
+
+BASE_URI = "https://knapper.invalid/schemas/"
+
+
+@lru_cache(maxsize=1)
+def schema_files() -> dict[str, dict]:
+    """file name -> schema, for every schema of the project."""
+    folder = resources.root("schemas")
+    return {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.schema.json"))}
+
+
+@lru_cache(maxsize=1)
+def registry() -> Registry:
+    return Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
+        for schema in schema_files().values())
+
+
+@lru_cache(maxsize=1)
+def kinds() -> tuple[str, ...]:
+    return tuple(schema_files()["common.schema.json"]["$defs"]["kind"]["enum"])
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(schema_files()[f"{kind}.schema.json"], registry=registry())
+
+
+def _resolve(schema: dict, root: dict) -> tuple[dict, dict]:
+    """Follow `$ref`s (within the project's schemas) to the schema they name, and the file it is in."""
+    seen = 0
+    while "$ref" in schema and seen < 20:
+        target = schema["$ref"]
+        file_part, _, pointer = target.partition("#")
+        doc = schema_files()[file_part] if file_part else root
+        node = doc
+        for part in filter(None, pointer.split("/")):
+            node = node[part]
+        merged = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**node, **merged}
+        root = doc
+        seen += 1
+    return schema, root
+
+
+@lru_cache(maxsize=None)
+def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
+    """(path pattern, role, value) for every annotated field of a kind: role `dsl` (value: effect,
+    condition or expression), `ref` (value: the id's category) or `refkey` (the keys are ids).
+    `*` in a pattern stands for any key or index."""
+    root = schema_files()[f"{kind}.schema.json"]
+    found: list[tuple[tuple, str, str]] = []
+
+    def walk(schema, path, depth, here):
+        if depth > 6 or not isinstance(schema, dict):
+            return
+        schema, here = _resolve(schema, here)
+        if "x-dsl" in schema:
+            found.append((path, "dsl", schema["x-dsl"]))
+        if "x-ref" in schema:
+            found.append((path, "ref", schema["x-ref"]))
+        names = schema.get("propertyNames")
+        if isinstance(names, dict) and "x-ref" in names:
+            found.append((path, "refkey", names["x-ref"]))
+        for key, sub in schema.get("properties", {}).items():
+            walk(sub, path + (key,), depth + 1, here)
+        if isinstance(schema.get("items"), dict):
+            walk(schema["items"], path + ("*",), depth + 1, here)
+        if isinstance(schema.get("additionalProperties"), dict):
+            walk(schema["additionalProperties"], path + ("*",), depth + 1, here)
+
+    walk(root, (), 0, root)
+    return tuple(found)
+
+
+def values_at(data, pattern: tuple):
+    """Yield (path, value) for every value of `data` matching a pattern from `field_roles`."""
+    stack = [((), data, 0)]
+    while stack:
+        path, value, i = stack.pop()
+        if i == len(pattern):
+            yield path, value
+            continue
+        step = pattern[i]
+        if step == "*":
+            if isinstance(value, dict):
+                stack.extend((path + (k,), v, i + 1) for k, v in reversed(list(value.items())))
+            elif isinstance(value, list):
+                stack.extend((path + (n,), v, i + 1) for n, v in reversed(list(enumerate(value))))
+        elif isinstance(value, dict) and step in value:
+            stack.append((path + (step,), value[step], i + 1))
+
+
+_TYPE_WORDS = {"string": "a text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "array": "a list", "object": "a mapping", "null": "empty"}
+
+
+def _type_of(value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _where(path) -> str:
+    return "`" + ".".join(str(p) for p in path) + "`" if path else "the document"
+
+
+def validate(data: dict, file: str, doc_index: int) -> list[Diagnostic]:
+    """Check one document. Diagnostics carry `path`; the caller resolves it to a line and column."""
+    kind = data.get("kind")
+    if kind not in kinds():
+        close = difflib.get_close_matches(str(kind), kinds(), n=1)
+        message = "the document has no `kind`" if kind is None else f"unknown kind {_shown(kind)}"
+        hint = f"did you mean `{close[0]}`?" if close else "kinds: " + ", ".join(kinds())
+        return [Diagnostic("S007", message, file, hint=hint, doc_index=doc_index,
+                           path=("kind",) if kind is not None else ())]
+    out = []
+    for error in validator(kind).iter_errors(data):
+        out.extend(_convert(error, kind, file, doc_index))
+    return out
+
+
+def _leaf_errors(error):
+    """For `oneOf`/`anyOf`, the alternatives' errors tell more than the summary; pick the deepest."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        deepest = max(error.context, key=lambda e: len(e.absolute_path))
+        if len(deepest.absolute_path) > len(error.absolute_path):
+            return [deepest]
+    return [error]
+
+
+def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
+    out = []
+    for err in _leaf_errors(error):
+        path = tuple(err.absolute_path)
+        rule = err.validator
+        where = _where(path)
+        value = err.instance
+
+        def diag(code, message, hint="", at=path):
+            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at))
+
+        if rule == "required":
+            missing = [name for name in err.validator_value if not (isinstance(value, dict) and name in value)]
+            for name in missing:
+                prop, _ = _resolve(err.schema.get("properties", {}).get(name, {}), schema_files()[f"{kind}.schema.json"])
+                hint = prop.get("description", "")
+                example = prop.get("examples", [None])[0]
+                if example is not None and not isinstance(example, (dict, list)):
+                    hint = f"{hint} For example: `{name}: {example}`".strip()
+                if name == "reason":  # a placeholder or assumption without its reason
+                    diag("V001", f"{where if path else 'the ' + kind} says `provenance: "
+                         f"{value.get('provenance')}` but gives no `reason`",
+                         "add `reason:` with one line on what is not from the rulebook and why")
+                    continue
+                diag("S001", f"{where if path else 'the ' + kind} is missing the required property `{name}`", hint)
+        elif rule == "additionalProperties":
+            allowed = set(err.schema.get("properties", {}))
+            for extra in sorted(set(value) - allowed):
+                close = difflib.get_close_matches(extra, allowed, n=1, cutoff=0.6)
+                hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(sorted(allowed))
+                diag("S002", f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""), hint,
+                     at=path + (extra,))
+        elif rule == "type":
+            expected = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+            words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
+            diag("S003", f"{where} must be {words}, not {_TYPE_WORDS.get(_type_of(value), 'this')} ({_shown(value)})",
+                 "quote numbers that are meant as text" if "string" in expected else "")
+        elif rule in ("enum", "const"):
+            options = err.validator_value if rule == "enum" else [err.validator_value]
+            close = difflib.get_close_matches(str(value), [str(o) for o in options], n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(str(o) for o in options)
+            diag("S004", f"{where} is {_shown(value)}; it must be one of: {', '.join(str(o) for o in options)}", hint)
+        elif rule in ("pattern", "format"):
+            hint = "ids are lower-case snake_case, like `stone_knife`" if "a-z" in str(err.validator_value) else \
+                f"it must match `{err.validator_value}`"
+            diag("S005", f"{where} is {_shown(value)}, which does not have the required form", hint)
+        elif rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
+                      "minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties"):
+            diag("S006", f"{where}: {err.message}", "")
+        elif rule == "propertyNames":
+            diag("S005", f"{where} has a key that is not allowed: {err.message}", "keys are snake_case ids")
+        else:
+            diag("S008", f"{where}: {err.message}", "")
+    return out

@@ -1,0 +1,96 @@
+"""The prerequisite graph: every card that `requires` others, as a networkx DiGraph.
+
+An edge `a -> b` reads "a is needed for b". Lint finds unknown ids, cycles and cards that can never
+become available; the runtime asks what is mastered and what is now unlockable.
+"""
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+
+
+def build(cards: dict[str, dict]) -> nx.DiGraph:
+    """`cards`: id -> card data. Nodes carry the card's name, type and tags; unknown prerequisites
+    become nodes marked `missing`."""
+    graph = nx.DiGraph()
+    for card_id, card in cards.items():
+        graph.add_node(card_id, name=card.get("name", card_id), type=card.get("type", ""),
+                       tags=list(card.get("tags", [])))
+    for card_id, card in cards.items():
+        for needed in card.get("requires") or []:
+            if needed not in cards:
+                graph.add_node(needed, missing=True)
+            graph.add_edge(needed, card_id)
+    return graph
+
+
+def involved(graph: nx.DiGraph) -> nx.DiGraph:
+    """Only the cards that take part in prerequisites (for display)."""
+    return graph.subgraph([n for n in graph if graph.degree(n) > 0]).copy()
+
+
+def cycles(graph: nx.DiGraph) -> list[list[str]]:
+    """One cycle per strongly connected component that has one, each as a path `a, b, ..., a`."""
+    found = []
+    for component in nx.strongly_connected_components(graph):
+        if len(component) == 1:
+            node = next(iter(component))
+            if graph.has_edge(node, node):
+                found.append([node, node])
+            continue
+        cycle = nx.find_cycle(graph.subgraph(component))
+        path = [edge[0] for edge in cycle] + [cycle[0][0]]
+        found.append(path)
+    return sorted(found)
+
+
+def reachable(graph: nx.DiGraph, start: set[str] | None = None) -> set[str]:
+    """Cards that can be mastered in some order: a card becomes available once all its
+    prerequisites are. Without `start`, cards with no prerequisites are available from the start."""
+    needs = {node: set(graph.predecessors(node)) for node in graph if not graph.nodes[node].get("missing")}
+    done = set(start) if start is not None else {n for n, pre in needs.items() if not pre}
+    frontier = list(done)
+    while frontier:
+        node = frontier.pop()
+        for nxt in graph.successors(node):
+            if nxt not in done and nxt in needs and needs[nxt] <= done:
+                done.add(nxt)
+                frontier.append(nxt)
+    return done
+
+
+def unlockable(graph: nx.DiGraph, mastered: set[str]) -> set[str]:
+    """Cards not yet mastered whose prerequisites are all mastered."""
+    return {n for n in graph if n not in mastered and not graph.nodes[n].get("missing")
+            and set(graph.predecessors(n)) <= mastered}
+
+
+def to_dot(graph: nx.DiGraph, title: str) -> str:
+    lines = [f'digraph "{title}" {{', "  rankdir=LR;", "  node [shape=box];"]
+    for node, attrs in sorted(graph.nodes(data=True)):
+        label = attrs.get("name", node).replace('"', "'")
+        style = ", style=dashed, color=red" if attrs.get("missing") else ""
+        lines.append(f'  "{node}" [label="{label}"{style}];')
+    for a, b in sorted(graph.edges()):
+        lines.append(f'  "{a}" -> "{b}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def to_mermaid(graph: nx.DiGraph) -> str:
+    lines = ["flowchart LR"]
+    for node, attrs in sorted(graph.nodes(data=True)):
+        label = attrs.get("name", node).replace('"', "'")
+        lines.append(f'  {node}["{label}"]')
+    for a, b in sorted(graph.edges()):
+        lines.append(f"  {a} --> {b}")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(graph: nx.DiGraph) -> str:
+    data = {
+        "nodes": [{"id": n, **{k: v for k, v in a.items()}} for n, a in sorted(graph.nodes(data=True))],
+        "edges": [{"from": a, "to": b} for a, b in sorted(graph.edges())],
+    }
+    return json.dumps(data, indent=2) + "\n"

@@ -1,0 +1,312 @@
+"""Read YAML files into plain data, safely, keeping a way back to each value's line and column.
+
+libyaml's C composer builds the node graph (fast, and it refuses nesting deeper than 1000 levels
+instead of crashing); we construct the Python values ourselves so that duplicate keys, non-string
+keys, tags and alias bombs become diagnostics with positions instead of surprises. Positions are
+not copied out eagerly: the composed nodes are kept and a value's position is looked up by its
+path only when a diagnostic needs it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import yaml
+
+from .diagnostics import Diagnostic
+
+try:  # the C composer ships in PyYAML's wheels; the pure one is a fallback
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader
+
+MAX_FILE_BYTES = 1 << 20          # Y006
+MAX_DEPTH = 64                    # Y007
+MAX_EXPANDED_NODES = 100_000      # Y005, per document, counting aliases by what they expand to
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_SAFE = yaml.constructor.SafeConstructor()  # only its int/float readers are used
+_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
+
+
+@dataclass
+class Document:
+    file: str
+    index: int                 # position of the document in its file (0-based)
+    data: object
+    node: yaml.Node | None     # the composed node, for positions; None when loaded from the cache
+
+    @property
+    def line(self) -> int:
+        return self.node.start_mark.line + 1 if self.node is not None else 1
+
+
+@dataclass
+class LoadedFile:
+    path: str
+    text: str
+    documents: list[Document] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class _Abort(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+def _shown_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+
+
+def _pos(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _diag(code, message, file, node=None, hint="", line=None, col=None):
+    if node is not None:
+        line, col = _pos(node)
+    return Diagnostic(code, message, file, line or 1, col or 1, hint)
+
+
+class _Constructor:
+    """Turns composed nodes into dicts, lists, strings, ints, floats, bools and None."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.diagnostics: list[Diagnostic] = []
+        self.expanded = 0
+        self.sizes: dict[int, int] = {}
+        self.seen: dict[int, object] = {}
+
+    def build(self, node, depth=0):
+        if depth > MAX_DEPTH:
+            raise _Abort(_diag("Y007", f"the document nests deeper than {MAX_DEPTH} levels", self.file, node,
+                               "flatten the structure; content never needs this depth"))
+        key = id(node)
+        if key in self.seen:  # an alias: the same node again
+            self.expanded += self.sizes.get(key, 1)
+            if self.expanded > MAX_EXPANDED_NODES:
+                raise _Abort(_diag("Y005", f"aliases expand this document past {MAX_EXPANDED_NODES:,} values",
+                                   self.file, node, "write the data out instead of repeating anchors"))
+            return self.seen[key]
+        before = self.expanded
+        self.expanded += 1
+        if self.expanded > MAX_EXPANDED_NODES:
+            raise _Abort(_diag("Y005", f"the document holds more than {MAX_EXPANDED_NODES:,} values",
+                               self.file, node, "split it into smaller documents"))
+        tag = node.tag or ""
+        if isinstance(node, yaml.ScalarNode):
+            value = self._scalar(node, tag)
+        elif isinstance(node, yaml.SequenceNode):
+            self._check_tag(node, tag, "seq")
+            value = [self.build(child, depth + 1) for child in node.value]
+        else:
+            self._check_tag(node, tag, "map")
+            value = self._mapping(node, depth)
+        self.seen[key] = value
+        self.sizes[key] = self.expanded - before
+        return value
+
+    def _check_tag(self, node, tag, expected):
+        if tag != _TAG + expected:
+            raise _Abort(_diag("Y004", f"the tag `{_shown_tag(tag)}` is not allowed in content", self.file, node,
+                               "remove the tag; content is plain lists, mappings and scalars"))
+
+    def _scalar(self, node, tag):
+        text = node.value
+        if tag == _TAG + "str" or tag == _TAG + "timestamp":
+            return text
+        if tag == _TAG + "int":
+            return _SAFE.construct_yaml_int(node)
+        if tag == _TAG + "float":
+            value = _SAFE.construct_yaml_float(node)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise _Abort(_diag("S003", f"`{text}` is not a finite number", self.file, node,
+                                   "use an ordinary number"))
+            return value
+        if tag == _TAG + "bool":
+            return text in _TRUE
+        if tag == _TAG + "null":
+            return None
+        raise _Abort(_diag("Y004", f"the tag `{_shown_tag(tag)}` is not allowed in content", self.file, node,
+                           "remove the tag; content is plain lists, mappings and scalars"))
+
+    def _mapping(self, node, depth):
+        result: dict = {}
+        merges = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                merges.append(value_node)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _TAG + "str":
+                shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
+                self.diagnostics.append(_diag(
+                    "Y003", f"the key `{shown}` is not a string", self.file, key_node,
+                    f"quote it: `\"{shown}\":`" if isinstance(key_node, yaml.ScalarNode) else
+                    "keys must be plain text"))
+                continue
+            key = key_node.value
+            if key in result:
+                first = next(k for k, _ in node.value if isinstance(k, yaml.ScalarNode) and k.value == key)
+                self.diagnostics.append(_diag(
+                    "Y002", f"the key `{key}` appears twice in this mapping (first at line "
+                    f"{first.start_mark.line + 1})", self.file, key_node, "remove or rename one of them"))
+                continue
+            result[key] = self.build(value_node, depth + 1)
+        for merge in merges:  # `<<: *base` copies keys the mapping does not set itself
+            sources = merge.value if isinstance(merge, yaml.SequenceNode) else [merge]
+            for src in sources:
+                built = self.build(src, depth + 1)
+                if not isinstance(built, dict):
+                    raise _Abort(_diag("Y001", "`<<` must merge a mapping", self.file, src))
+                for k, v in built.items():
+                    result.setdefault(k, v)
+        return result
+
+
+def load_text(text: str, path: str) -> LoadedFile:
+    """Parse every document of `text`; problems become diagnostics, never exceptions."""
+    loaded = LoadedFile(path, text)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "invalid YAML"
+        code, hint = "Y001", _yaml_hint(problem, exc.context)
+        if "nesting depth" in problem:
+            code, hint = "Y007", "flatten the structure; content never needs this depth"
+        loaded.diagnostics.append(Diagnostic(code, f"{problem}" + (f" ({exc.context})" if exc.context else ""),
+                                             path, line, col, hint))
+        return loaded
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        loaded.diagnostics.append(Diagnostic("Y001", f"invalid YAML: {str(exc).splitlines()[0]}", path, 1, 1,
+                                             "check the file's structure"))
+        return loaded
+    for index, node in enumerate(nodes):
+        if node is None:
+            continue
+        builder = _Constructor(path)
+        try:
+            data = builder.build(node)
+        except _Abort as abort:
+            loaded.diagnostics.extend(builder.diagnostics)
+            loaded.diagnostics.append(abort.diagnostic)
+            continue
+        loaded.diagnostics.extend(builder.diagnostics)
+        if not isinstance(data, dict):
+            loaded.diagnostics.append(_diag("Y009", "this document is a "
+                                            f"{'list' if isinstance(data, list) else 'single value'}, not a mapping",
+                                            path, node, "start the document with `kind: ...`"))
+            continue
+        loaded.documents.append(Document(path, index, data, node))
+    return loaded
+
+
+def _yaml_hint(problem: str, context: str | None) -> str:
+    if "mapping values are not allowed" in problem:
+        return "a value may not contain `: `; quote it, or fix the indentation of the line above"
+    if "could not find expected ':'" in problem:
+        return "a key needs a `:` after it; or a text spanning lines needs quotes or `|`"
+    if "found character '\\t'" in problem:
+        return "YAML indents with spaces, not tabs"
+    if "did not find expected" in problem:
+        return "check that brackets and quotes are closed and that items line up"
+    if "found undefined alias" in problem:
+        return "define the anchor (`&name`) before using `*name`"
+    return "check indentation, quotes and brackets around this position"
+
+
+def load_file(path: str) -> LoadedFile:
+    """Read and parse one file, with size and encoding checks before any parsing."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        return LoadedFile(path, "", [], [Diagnostic("P003", f"cannot read the file: {exc.strerror}", path, 1, 1)])
+    if size > MAX_FILE_BYTES:
+        return oversize(path, size)
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    return load_bytes(raw, path)
+
+
+def oversize(path: str, size: int) -> LoadedFile:
+    """The result for a file over the size limit: one diagnostic, nothing parsed."""
+    return LoadedFile(path, "", [], [Diagnostic(
+        "Y006", f"the file is {size / (1 << 20):.1f} MiB; the limit is {MAX_FILE_BYTES / (1 << 20):.0f} MiB",
+        path, 1, 1, "split it into several files")])
+
+
+def load_bytes(raw: bytes, path: str) -> LoadedFile:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return LoadedFile(path, "", [], [Diagnostic("Y008", f"byte 0x{raw[exc.start]:02x} is not UTF-8", path,
+                                                     line, col, "save the file as UTF-8")])
+    if "\x00" in text:
+        i = text.index("\x00")
+        return LoadedFile(path, "", [], [Diagnostic("Y008", "the file contains a NUL byte (binary data)", path,
+                                                     text.count("\n", 0, i) + 1, 1, "save the file as UTF-8 text")])
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return load_text(text, path)
+
+
+def node_at(node, path) -> tuple[object, object]:
+    """The node at `path` (keys and indexes) and, for mapping entries, the key node. Stops where the
+    path leaves the document, so a diagnostic about a missing key points at its parent mapping."""
+    key_node = None
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == step:
+                    key_node, node = k, v
+                    break
+            else:
+                return node, key_node
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+            key_node, node = None, node.value[step]
+        else:
+            return node, key_node
+    return node, key_node
+
+
+def position(node, path, *, key=False) -> tuple[int, int]:
+    value, key_node = node_at(node, path)
+    target = key_node if key and key_node is not None else value
+    return _pos(target)
+
+
+def text_position(node, path, source_lines: list[str], offset: int) -> tuple[int, int]:
+    """Line and column (1-based) in the file of character `offset` inside the scalar at `path`.
+
+    Block scalars (`|`, `>`) keep their lines, so line k of the text is the k-th line after the
+    indicator, shifted by the block's indentation. Flow scalars on one line are shifted by their
+    start column (and the opening quote)."""
+    value, _ = node_at(node, path)
+    if not isinstance(value, yaml.ScalarNode):
+        return _pos(value)
+    text = value.value
+    line_in_text = text.count("\n", 0, offset)
+    col_in_text = offset - (text.rfind("\n", 0, offset) + 1)
+    start_line, start_col = value.start_mark.line, value.start_mark.column
+    if value.style in ("|", ">"):
+        first = start_line + 1
+        indent = 0
+        for raw in source_lines[first:first + 200]:
+            if raw.strip():
+                indent = len(raw) - len(raw.lstrip(" "))
+                break
+        return first + line_in_text + 1, indent + col_in_text + 1
+    quote = 1 if value.style in ("'", '"') else 0
+    if line_in_text == 0:
+        return start_line + 1, start_col + quote + col_in_text + 1
+    # a flow scalar folded over several lines: the continuation lines keep their own indentation
+    target = start_line + line_in_text
+    if target < len(source_lines):
+        raw = source_lines[target]
+        return target + 1, len(raw) - len(raw.lstrip(" ")) + col_in_text + 1
+    return start_line + 1, start_col + 1
