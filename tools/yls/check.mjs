@@ -296,8 +296,9 @@ function finish(error) {
   }
   process.stdout.write(JSON.stringify(output) + '\n');
   killServer();
-  // let stdout drain, then go
-  setTimeout(() => process.exit(error ? 3 : 0), 50).unref();
+  process.exitCode = error ? 3 : 0;
+  // normally the loop is empty now and node exits by itself; never hang around regardless
+  setTimeout(() => process.exit(process.exitCode), 500).unref();
 }
 
 const overallTimer = setTimeout(() => {
@@ -312,6 +313,8 @@ function sameUri(a, b) {
   }
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// for Promise.race guards: must not keep the process alive once everything else is done
+const guard = (ms, value = null) => new Promise((r) => setTimeout(() => r(value), ms).unref());
 let serverVersion = null;
 try {
   serverVersion = JSON.parse(readFileSync(join(HERE, 'node_modules', 'yaml-language-server', 'package.json'), 'utf8')).version;
@@ -368,7 +371,7 @@ async function main() {
   for (const d of docs.values()) {
     let uris = null;
     try {
-      const res = await Promise.race([request('yaml/get/jsonSchema', d.uri), sleep(5000).then(() => null)]);
+      const res = await Promise.race([request('yaml/get/jsonSchema', d.uri), guard(5000)]);
       uris = Array.isArray(res) ? res.map((r) => r.uri) : null;
     } catch (e) {
       log('yaml/get/jsonSchema failed', e.message);
@@ -400,7 +403,7 @@ async function main() {
   }
 
   // polite shutdown, but never wait long for it
-  await Promise.race([request('shutdown', null).catch(() => {}), sleep(1000)]);
+  await Promise.race([request('shutdown', null).catch(() => {}), guard(1000)]);
   notify('exit', null);
   finish(null);
 }
