@@ -96,23 +96,33 @@ class Positions:
             except OSError:
                 loaded = LoadedFile(diag.file, "")
             self.loaded[diag.file] = loaded
-        doc = next((d for d in loaded.documents if d.index == diag.doc_index), None)
-        if doc is None or doc.node is None:
-            diag.line, diag.col = 1, 1
-        elif diag.offset is not None:
-            diag.line, diag.col = text_position(doc.node, diag.path, self.source_lines(diag.file), diag.offset)
-        else:
-            key = bool(diag.path) and diag.code in ("S002", "R002", "P002")
-            diag.line, diag.col = position(doc.node, diag.path, key=key)
+        return locate(diag, loaded, self.source_lines(diag.file))
+
+
+def locate(diag: Diagnostic, loaded: LoadedFile, lines: list[str]) -> Diagnostic:
+    """Fill in the line and column of a diagnostic that carries a path into one of `loaded`'s documents."""
+    if diag.path is None or diag.line:
         return diag
+    doc = next((d for d in loaded.documents if d.index == diag.doc_index), None)
+    if doc is None or doc.node is None:
+        diag.line, diag.col = 1, 1
+    elif diag.offset is not None:
+        diag.line, diag.col = text_position(doc.node, diag.path, lines, diag.offset)
+    else:
+        key = bool(diag.path) and diag.code in ("S002", "R002", "P002")
+        diag.line, diag.col = position(doc.node, diag.path, key=key)
+    return diag
 
 
 # ------------------------------------------------------------------------------ per file
 def check_file(loaded: LoadedFile) -> FileResult:
+    """The checks that need only this file: YAML and schemas. Positions are resolved here, while the
+    composed nodes are at hand."""
     diags = list(loaded.diagnostics)
     docs = []
+    lines = loaded.text.splitlines()
     for doc in loaded.documents:
-        diags.extend(schema_check.validate(doc.data, loaded.path, doc.index))
+        diags.extend(locate(d, loaded, lines) for d in schema_check.validate(doc.data, loaded.path, doc.index))
         docs.append((doc.index, doc.data))
     return FileResult(loaded.path, diags, docs)
 
@@ -547,7 +557,6 @@ def _lint_pack(pack: PackFiles, cache: Cache, positions: Positions):
                 loaded = _load(raw, shown)
                 positions.remember(loaded)
                 result = check_file(loaded)
-                result.diagnostics = [positions.resolve(d) for d in result.diagnostics]
         new_files[shown] = {"hash": hashes.get(shown), "result": result.to_json()}
         results.append(result)
     cross, pack_stats = PackChecker(pack, results).run()

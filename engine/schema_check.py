@@ -142,7 +142,7 @@ def validate(data: dict, file: str, doc_index: int) -> list[Diagnostic]:
     """Check one document. Diagnostics carry `path`; the caller resolves it to a line and column."""
     kind = data.get("kind")
     if kind not in kinds():
-        close = difflib.get_close_matches(str(kind), kinds(), n=1)
+        close = difflib.get_close_matches(str(kind), kinds(), n=1) if kind is not None else []
         message = "the document has no `kind`" if kind is None else f"unknown kind {_shown(kind)}"
         hint = f"did you mean `{close[0]}`?" if close else "kinds: " + ", ".join(kinds())
         return [Diagnostic("S007", message, file, hint=hint, doc_index=doc_index,

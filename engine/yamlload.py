@@ -195,6 +195,8 @@ def load_text(text: str, path: str) -> LoadedFile:
             loaded.diagnostics.append(abort.diagnostic)
             continue
         loaded.diagnostics.extend(builder.diagnostics)
+        if data is None:  # an empty document, as between two `---`
+            continue
         if not isinstance(data, dict):
             loaded.diagnostics.append(_diag("Y009", "this document is a "
                                             f"{'list' if isinstance(data, list) else 'single value'}, not a mapping",

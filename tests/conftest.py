@@ -1,0 +1,77 @@
+"""Shared helpers: run the `knap` command in-process and read its JSON report."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _write_tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+MINIMAL_PACK = """kind: pack
+id: demo
+name: Demo
+version: 0.1.0
+players: {min: 2, max: 4}
+parameters:
+  hand_limit: {default: 5}
+"""
+
+MINIMAL_RULES = """kind: zone
+id: deck
+name: Deck
+type: deck
+---
+kind: zone
+id: hand
+name: Hand
+type: hand
+owner: player
+---
+kind: counter
+id: vp
+name: Victory points
+owner: player
+"""
+
+
+@pytest.fixture
+def make_pack(tmp_path):
+    """Write a pack folder `demo/` (manifest, a deck, a hand, vp) plus the given files; returns its path."""
+    def make(files: dict[str, str] | None = None, manifest: str = MINIMAL_PACK) -> Path:
+        root = tmp_path / "demo"
+        return _write_tree(root, {"pack.yaml": manifest, "rules.yaml": MINIMAL_RULES, **(files or {})})
+    return make
+
+
+@pytest.fixture
+def knap(capsys):
+    """Run `knap ARGS`; returns (exit code, stdout, stderr)."""
+    def run(*args: str):
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and "internal error" not in err, err
+        return code, out, err
+    return run
+
+
+@pytest.fixture
+def lint_json(knap):
+    """Lint paths without the cache; returns (exit code, list of (file name, line, col, code, message))."""
+    def run(*paths, extra=()):
+        code, out, _ = knap("lint", *paths, "--no-cache", "--format", "json", *extra)
+        report = json.loads(out)
+        return code, [(Path(d["file"]).name, d["line"], d["col"], d["code"], d["message"])
+                      for d in report["diagnostics"]]
+    return run
