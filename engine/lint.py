@@ -109,7 +109,7 @@ def locate(diag: Diagnostic, loaded: LoadedFile, lines: list[str]) -> Diagnostic
     elif diag.offset is not None:
         diag.line, diag.col = text_position(doc.node, diag.path, lines, diag.offset)
     else:
-        key = bool(diag.path) and diag.code in ("S002", "R002", "P002")
+        key = bool(diag.path) and diag.code == "S002"   # an unknown key: point at the key itself
         diag.line, diag.col = position(doc.node, diag.path, key=key)
     return diag
 
@@ -121,6 +121,10 @@ def check_file(loaded: LoadedFile) -> FileResult:
     diags = list(loaded.diagnostics)
     docs = []
     lines = loaded.text.splitlines()
+    if "knap:" in loaded.text:
+        for line, col, code in _suppressions(lines)[2]:
+            diags.append(Diagnostic("L001", f"the suppression names an unknown rule code `{code}`", loaded.path,
+                                    line, col, "see `knap lint --explain all`"))
     for doc in loaded.documents:
         diags.extend(locate(d, loaded, lines) for d in schema_check.validate(doc.data, loaded.path, doc.index))
         docs.append((doc.index, doc.data))
@@ -421,16 +425,13 @@ def apply_suppressions(diags: list[Diagnostic], positions: Positions) -> list[Di
         if not any("knap:" in line for line in lines):
             kept.extend(items)
             continue
-        per_line, whole, unknown = _suppressions(lines)
+        per_line, whole, _ = _suppressions(lines)
         for d in items:
             if whole is None or (whole and _covered(d.code, whole)):
                 continue
             if d.line in per_line and _covered(d.code, per_line[d.line]):
                 continue
             kept.append(d)
-        for line, col, code in unknown:
-            kept.append(Diagnostic("L001", f"the suppression names an unknown rule code `{code}`", file, line, col,
-                                   "see `knap lint --explain`"))
     return kept
 
 

@@ -95,9 +95,12 @@ def ensure_installed() -> str:
     return node
 
 
-def _run(args: list[str], timeout: float) -> dict:
+def _run(args: list[str], timeout: float, settle_ms: int | None = None) -> dict:
     node = ensure_installed()
-    cmd = [node, str(CHECK_SCRIPT), "--timeout", str(timeout), *args]
+    cmd = [node, str(CHECK_SCRIPT), "--timeout", str(timeout)]
+    if settle_ms is not None:
+        cmd += ["--settle", str(settle_ms)]
+    cmd += args
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
     except subprocess.TimeoutExpired as exc:  # check.mjs has its own cap; this is the backstop
@@ -117,6 +120,7 @@ def run_yls(
     *,
     timeout: float = 60,
     modeline: bool = False,
+    settle_ms: int | None = None,
 ) -> dict:
     """Validate YAML files against a schema with yaml-language-server.
 
@@ -126,12 +130,15 @@ def run_yls(
     the schema itself (meta-validation failures, load failures, files the schema did not get
     associated with); when it is non-empty the server did NOT validate the documents, so callers
     should assert it is empty first.
+
+    Each call starts one server (~1 s) and waits ``settle_ms`` (default 1500) after the last
+    diagnostics message, so pass many files in one call rather than one call per file.
     """
     paths = [str(p) for p in yaml_paths]
     if not paths:
         raise ValueError("run_yls needs at least one YAML file")
     args = (["--modeline"] if modeline else []) + [str(schema_path), *paths]
-    return _run(args, timeout)
+    return _run(args, timeout, settle_ms)
 
 
 def complete(
@@ -142,10 +149,11 @@ def complete(
     *,
     timeout: float = 60,
     modeline: bool = False,
+    settle_ms: int | None = None,
 ) -> list[str]:
     """Labels yaml-language-server offers for completion at 1-based ``line``/``col``."""
     args = (["--modeline"] if modeline else []) + [str(schema_path), "--complete", str(yaml_path), str(line), str(col)]
-    result = _run(args, timeout)
+    result = _run(args, timeout, settle_ms)
     if result["schema_errors"]:
         raise YlsError(f"schema problems, completion is disabled by the server: {result['schema_errors']}")
     return result["labels"]
