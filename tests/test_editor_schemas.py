@@ -1,0 +1,74 @@
+"""What an editor shows: the real yaml-language-server (tools/yls) reading our schemas and content."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import resources
+from engine.cli import main
+from yls import complete, run_yls
+
+CONTENT = sorted(resources.root("content").rglob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    target = tmp_path_factory.mktemp("exported")
+    assert main(["schema", "export", str(target)]) == 0
+    return target
+
+
+@pytest.fixture(scope="module")
+def unmarked(tmp_path_factory):
+    """Copies of the content files without their modeline (so the exported schema applies), same lines."""
+    target = tmp_path_factory.mktemp("content")
+    copies = []
+    for n, path in enumerate(CONTENT):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines[0] = "# (modeline removed)\n"
+        copy = target / f"{n:03d}_{path.name}"
+        copy.write_text("".join(lines), encoding="utf-8")
+        copies.append(copy)
+    return copies
+
+
+BROKEN = """# broken
+kind: card
+id: axe
+name: Axe
+type: technology
+deck: forest
+copies: "two"
+colour: red
+"""
+
+
+def test_exported_schema_accepts_every_content_file_and_flags_broken_ones(exported, unmarked, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(BROKEN)
+    result = run_yls(exported / "document.schema.json", [*unmarked, broken])
+    assert result["schema_errors"] == []
+    for path in unmarked:
+        assert result["files"][str(path)] == [], path
+    lines = {d["line"] for d in result["files"][str(broken)]}
+    assert {7, 8} <= lines
+
+
+def test_content_files_get_their_modeline_schema_in_the_editor():
+    """The repository's own files, opened as they are: the modeline points at the 2020-12 source schemas."""
+    schemas = resources.root("schemas")
+    manifests = [p for p in CONTENT if p.name == "pack.yaml"]
+    others = [p for p in CONTENT if p.name != "pack.yaml"]
+    for schema, files in ((schemas / "document.schema.json", others), (schemas / "pack.schema.json", manifests)):
+        result = run_yls(schema, files)
+        assert result["schema_errors"] == []
+        for path in files:
+            assert result["files"][str(path)] == [], path
+
+
+def test_completion_offers_card_properties(exported, tmp_path):
+    draft = tmp_path / "new_card.yaml"
+    draft.write_text("kind: card\nid: spear\n\n")
+    labels = complete(exported / "document.schema.json", draft, line=3, col=1)
+    assert {"name", "deck", "copies", "cost", "requires", "effect"} <= set(labels)
