@@ -106,7 +106,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "ask me \"Hunt it?\" as hunting", decision=True),
     Verb("invite", "Invite players to join; each accepts or refuses; binds those who accepted.",
          (_p("players", "players"),), {"with": _p("offer", "any", False), "as": _p("binding", "name")},
-         "invite opponents with \"split the spoils\" as helpers", decision=True),
+         "invite opponents with \"share the loot\" as helpers", decision=True),
     Verb("bid", "Every player of a group secretly chooses an amount at once; binds the bids.",
          (_p("players", "players"),), {"from": _p("counter", "counter"), "as": _p("binding", "name")},
          "bid players from meals as bids", decision=True),
@@ -126,7 +126,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "cards stand for any one item. Binds the cards paid, in cost order, the cards covering the last item "
          "last.", (_p("cost", "any"),), {"from": _p("source", "zone"), "with": _p("joker", "any", False),
                                         "as": _p("binding", "name")},
-         "pay_cost tech.cost from hand(me) with [spoils, 3] as paid", decision=True),
+         "pay_cost tech.cost from hand(me) with [wood, 3] as paid", decision=True),
     Verb("end_turn", "End the current player's turn now.", (), {}, "end_turn"),
     Verb("end_game", "Trigger the end of the game (its end rule says what happens next).",
          (), {"by": _p("player", "player", False)}, "end_game by me"),

@@ -39,7 +39,7 @@ def pack_root_of(path: Path) -> Path | None:
 
 
 def resolve_target(target: str) -> Path | None:
-    """A path as given, or the id of a built-in pack (`cro-magnon`, `cro_magnon`)."""
+    """A path as given, or the id of a built-in pack (`my-game` or `my_game`)."""
     path = Path(target)
     if path.exists():
         return path
