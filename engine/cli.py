@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     lint.add_argument("--cache-dir", help="where the cache lives (default: .knap_cache)")
     lint.add_argument("--output", "-o", help="write the report to a file instead of standard output")
+    lint.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes for large packs (default: cores)")
 
     schema = sub.add_parser("schema", help="JSON Schemas for editors")
     schema_sub = schema.add_subparsers(dest="schema_command", metavar="ACTION", parser_class=_Parser)
@@ -145,7 +146,10 @@ def _lint(args) -> int:
     if not args.no_cache:
         default_root = Path(config.get("_root", "."))
         cache_dir = Path(args.cache_dir or config.get("cache-dir") or default_root / ".knap_cache")
-    result = lint.lint(targets, cache_dir)
+    if args.jobs is not None and args.jobs < 1:
+        print("knap: --jobs needs a number of at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    result = lint.lint(targets, cache_dir, args.jobs)
     diags = [d for d in result.diagnostics
              if (not select or any(d.code.startswith(c) for c in select))
              and not any(d.code.startswith(c) for c in ignore)]

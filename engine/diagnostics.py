@@ -161,6 +161,10 @@ class Diagnostic:
     def sort_key(self):
         return (self.file, self.line, self.col, self.code, self.message)
 
+    @classmethod
+    def from_json(cls, data: dict) -> "Diagnostic":
+        return cls(**{k: v for k, v in data.items() if k != "name"})
+
     def to_json(self) -> dict:
         d = asdict(self)
         for k in ("doc_index", "path", "offset"):

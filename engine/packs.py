@@ -61,11 +61,18 @@ def _pack_files(root: Path) -> list[Path]:
     return found
 
 
+def _deepest_root(path: Path, roots: set[Path]) -> Path | None:
+    for parent in path.parents:
+        if parent in roots:
+            return parent
+    return None
+
+
 def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:
     """Packs touched by `paths`, YAML files outside any pack, and — when only files were named —
     the set of files whose diagnostics should be shown (None: show all). A named file is linted
-    with its whole pack, since references cross files."""
-    roots: set[Path] = set()
+    with its whole pack, since references cross files. Each folder is walked once."""
+    members: dict[Path, list[Path]] = {}
     loose: set[Path] = set()
     named: set[Path] = set()
     any_folder = False
@@ -74,25 +81,50 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
         if path.is_dir():
             any_folder = True
             files = _yaml_files(path)
-            inside = {f.parent for f in files if f.name == MANIFEST}
-            enclosing = path if (path / MANIFEST).is_file() else pack_root_of(path / MANIFEST)
-            if enclosing is not None:
-                inside.add(enclosing)
-            roots |= inside
+            roots = {f.parent for f in files if f.name == MANIFEST}
+            enclosing = None if path in roots else pack_root_of(path / MANIFEST)
+            if enclosing is not None:   # a folder inside a pack: lint the whole pack
+                members.setdefault(enclosing, _pack_files(enclosing))
             for f in files:
-                if pack_root_of(f) is None:
+                root = _deepest_root(f, roots)
+                if root is not None:
+                    members.setdefault(root, []).append(f)
+                elif enclosing is None:
                     loose.add(f)
         else:
             named.add(path)
             root = pack_root_of(path)
             if root is None:
                 loose.add(path)
-            else:
-                roots.add(root)
+            elif root not in members:
+                members[root] = _pack_files(root)
     packs = []
-    for root in sorted(roots):
-        files = _pack_files(root)
-        files.sort(key=lambda f: (f != root / MANIFEST, str(f)))
+    for root in sorted(members):
+        files = sorted(set(members[root]), key=lambda f: (f != root / MANIFEST, str(f)))
         packs.append(PackFiles(root, files))
     only = None if any_folder or not named else named
     return packs, sorted(loose), only
+
+
+def display(path) -> str:
+    """A path as shown in diagnostics: relative to the working folder when inside it."""
+    path = str(path)
+    here = _CWD[0] if _CWD and _CWD[1] == os.getcwd() else _remember_cwd()
+    if path.startswith(here):
+        return path[len(here):]
+    if not os.path.isabs(path):
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+_CWD: list[str] = []
+
+
+def _remember_cwd() -> str:
+    cwd = os.getcwd()
+    _CWD[:] = [cwd.rstrip(os.sep) + os.sep, cwd]
+    return _CWD[0]

@@ -118,9 +118,16 @@ class _Constructor:
         if tag == _TAG + "str" or tag == _TAG + "timestamp":
             return text
         if tag == _TAG + "int":
+            if len(text) > 30:   # also keeps Python's int-from-text limit (4300 digits) from raising
+                raise _Abort(_diag("S006", f"the number has {len(text)} digits; content numbers are small",
+                                   self.file, node, "quote it if it is meant as text"))
             return _SAFE.construct_yaml_int(node)
         if tag == _TAG + "float":
-            value = _SAFE.construct_yaml_float(node)
+            try:
+                value = _SAFE.construct_yaml_float(node)
+            except (ValueError, OverflowError):
+                raise _Abort(_diag("S006", "the number is out of range", self.file, node,
+                                   "quote it if it is meant as text")) from None
             if value != value or value in (float("inf"), float("-inf")):
                 raise _Abort(_diag("S003", f"`{text}` is not a finite number", self.file, node,
                                    "use an ordinary number"))

@@ -1,7 +1,6 @@
 """What an editor shows: the real yaml-language-server (tools/yls) reading our schemas and content."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -6,7 +6,7 @@ import string
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from engine.lint import PackChecker, check_file
+from engine.checks import PackChecker, check_file
 from engine.packs import PackFiles
 from engine.yamlload import MAX_DEPTH, load_bytes, load_text, position, text_position
 

@@ -8,7 +8,6 @@ import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
 from engine import resources, schema_check
-from engine.lint import pack_documents
 from engine.packs import discover
 from engine.yamlload import load_file
 

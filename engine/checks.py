@@ -1,0 +1,328 @@
+"""The checks themselves: per file (YAML, schemas) and per pack (ids, references, DSL texts, decks,
+components, the prerequisite graph). `lint.py` decides what to run and caches the results."""
+from __future__ import annotations
+
+import difflib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from . import dsl, schema_check, suppressions, techgraph
+from .diagnostics import Diagnostic
+from .packs import PackFiles, display
+from .stats import PROVENANCE, PackStats
+from .yamlload import LoadedFile, position, text_position
+
+
+@dataclass
+class FileResult:
+    """What one file yields on its own: its diagnostics (positions resolved), its documents, and the
+    parsed instructions of its DSL texts, keyed by document index and path (None: did not parse)."""
+    path: str
+    diagnostics: list[Diagnostic]
+    documents: list[tuple[int, dict]]          # (index in file, data)
+    texts: dict[tuple, list | None] = field(default_factory=dict)
+
+    def to_json(self):
+        return {"d": [d.to_json() for d in self.diagnostics], "docs": self.documents,
+                "texts": [[index, list(path), ir] for (index, path), ir in self.texts.items()]}
+
+    @classmethod
+    def from_json(cls, path, data):
+        diags = [Diagnostic.from_json(d) for d in data["d"]]
+        texts = {(index, tuple(text_path)): ir for index, text_path, ir in data["texts"]}
+        return cls(path, diags, [(i, doc) for i, doc in data["docs"]], texts)
+
+
+def dsl_texts(data: dict):
+    """(path, mode, text) for every DSL text of a schema-valid document."""
+    for pattern, role, mode in schema_check.field_roles(data["kind"]):
+        if role == "dsl":
+            for path, text in schema_check.values_at(data, pattern):
+                if isinstance(text, str):
+                    yield path, mode, text
+
+
+def locate(diag: Diagnostic, loaded: LoadedFile, lines: list[str]) -> Diagnostic:
+    """Fill in the line and column of a diagnostic that carries a path into one of `loaded`'s documents."""
+    if diag.path is None or diag.line:
+        return diag
+    doc = next((d for d in loaded.documents if d.index == diag.doc_index), None)
+    if doc is None or doc.node is None:
+        diag.line, diag.col = 1, 1
+    elif diag.offset is not None:
+        diag.line, diag.col = text_position(doc.node, diag.path, lines, diag.offset)
+    else:
+        key = bool(diag.path) and diag.code == "S002"   # an unknown key: point at the key itself
+        diag.line, diag.col = position(doc.node, diag.path, key=key)
+    return diag
+
+
+# ------------------------------------------------------------------------------ per file
+def check_file(loaded: LoadedFile) -> FileResult:
+    """The checks that need only this file: YAML and schemas. Positions are resolved here, while the
+    composed nodes are at hand."""
+    diags = list(loaded.diagnostics)
+    docs = []
+    lines = loaded.text.splitlines()
+    if "knap:" in loaded.text:
+        for line, col, code in suppressions.parse(lines)[2]:
+            diags.append(Diagnostic("L001", f"the suppression names an unknown rule code `{code}`", loaded.path,
+                                    line, col, "see `knap lint --explain all`"))
+    texts = {}
+    for doc in loaded.documents:
+        diags.extend(locate(d, loaded, lines) for d in schema_check.validate(doc.data, loaded.path, doc.index))
+        docs.append((doc.index, doc.data))
+        if doc.data.get("kind") not in schema_check.kinds():
+            continue
+        for path, mode, text in dsl_texts(doc.data):   # syntax is file-local: parse here, check names later
+            ir, problem = dsl.parse(text, mode)
+            texts[(doc.index, path)] = ir
+            if problem is not None:
+                diags.append(locate(Diagnostic(problem.code, problem.message, loaded.path, hint=problem.hint,
+                                               doc_index=doc.index, path=path, offset=problem.offset), loaded, lines))
+    return FileResult(loaded.path, diags, docs, texts)
+
+
+# ------------------------------------------------------------------------------ per pack
+_CATEGORY_OF_REF = {"card": {"card"}, "prerequisite": {"card"}, "zone": {"zone"}, "counter": {"counter"},
+                    "parameter": {"parameter"}, "any": None}
+
+
+class PackChecker:
+    """The cross-file checks of one pack: ids, references, DSL texts, decks, the graph."""
+
+    def __init__(self, pack: PackFiles, results: list[FileResult]):
+        self.pack = pack
+        self.results = results
+        self.diags: list[Diagnostic] = []
+        self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-known kinds
+        self.manifest: dict | None = None
+        self.manifest_at: tuple[str, int] | None = None
+        self.stats = PackStats(pack.root.name)
+
+    def add(self, code, message, file, index, path, hint="", offset=None):
+        self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
+                                     offset=offset))
+
+    def run(self) -> tuple[list[Diagnostic], PackStats]:
+        manifest_path = display(self.pack.manifest)
+        if not self.pack.manifest.is_file():
+            self.diags.append(Diagnostic("P001", "this folder has no pack.yaml", str(self.pack.root), 1, 1))
+        for result in self.results:
+            for index, data in result.documents:
+                kind = data.get("kind")
+                if kind not in schema_check.kinds():
+                    continue
+                if kind == "pack":
+                    if result.path != manifest_path:
+                        self.add("P002", "a `kind: pack` document belongs only in pack.yaml", result.path, index,
+                                 ("kind",), "move it to pack.yaml, or change its kind")
+                        continue
+                    if self.manifest is not None:
+                        self.add("P002", "pack.yaml holds more than one `kind: pack` document", result.path, index,
+                                 ("kind",), "keep one manifest per pack")
+                        continue
+                    self.manifest, self.manifest_at = data, (result.path, index)
+                elif result.path == manifest_path:
+                    self.add("P002", f"pack.yaml holds a `{kind}` document; only the manifest goes there",
+                             result.path, index, ("kind",), "move it to another file of the pack")
+                self.docs.append((result.path, index, data))
+        if self.manifest is None and self.pack.manifest.is_file() and not any(
+                r.path == manifest_path and any(d.code.startswith("Y") for d in r.diagnostics) for r in self.results):
+            self.diags.append(Diagnostic("P002", "pack.yaml has no `kind: pack` document", manifest_path, 1, 1,
+                                         "start it with `kind: pack`, `id:`, `name:`, `version:`, `players:`"))
+        if self.manifest is not None and self.manifest.get("id") and \
+                self.manifest["id"].replace("_", "-") != self.pack.root.name.replace("_", "-"):
+            self.add("P004", f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
+                     *self.manifest_at, ("id",), f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
+        symbols = self.collect_ids()
+        self.check_references(symbols)
+        self.check_dsl(symbols)
+        self.check_decks()
+        self.check_components()
+        self.check_graph()
+        self.count_stats()
+        return self.diags, self.stats
+
+    # ids and symbols
+    def collect_ids(self) -> dsl.Symbols:
+        symbols = dsl.Symbols()
+        first: dict[str, tuple[str, int]] = {}
+        for file, index, data in self.docs:
+            doc_id = data.get("id")
+            kind = data["kind"]
+            if not isinstance(doc_id, str) or kind == "pack":
+                continue
+            if doc_id in first:
+                where = first[doc_id]
+                self.add("R002", f"the id `{doc_id}` is already used (in {where[0]})", file, index, ("id",),
+                         "ids are unique within a pack, whatever the kind")
+                continue
+            first[doc_id] = (file, index)
+            symbols.ids[doc_id] = kind
+            if kind == "zone":
+                symbols.zone_owner[doc_id] = data.get("owner", "table")
+            elif kind == "counter":
+                symbols.counter_owner[doc_id] = data.get("owner", "table")
+            elif kind == "function":
+                symbols.functions[doc_id] = len(data.get("params") or [])
+            elif kind == "card":
+                symbols.card_stats.update((data.get("stats") or {}).keys())
+                symbols.card_stats.update((data.get("refs") or {}).keys())
+        for file, index, data in self.docs:
+            if data["kind"] == "card":
+                for tag in data.get("tags") or []:
+                    symbols.ids.setdefault(tag, "tag")
+                if isinstance(data.get("type"), str):
+                    symbols.ids.setdefault(data["type"], "type")
+        for name in (self.manifest or {}).get("parameters") or {}:
+            if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
+                self.add("R002", f"the parameter `{name}` has the same name as a {symbols.ids[name]}",
+                         *self.manifest_at, ("parameters", name), "rename the parameter")
+            symbols.ids[name] = "parameter"
+        self.symbols = symbols
+        return symbols
+
+    def check_references(self, symbols: dsl.Symbols):
+        for file, index, data in self.docs:
+            for pattern, role, target in schema_check.field_roles(data["kind"]):
+                if role not in ("ref", "refkey"):
+                    continue
+                for path, value in schema_check.values_at(data, pattern):
+                    names = [(path, value)] if role == "ref" else [(path + (k,), k) for k in (value or {})]
+                    for at, name in names:
+                        if not isinstance(name, str):
+                            continue
+                        self.check_ref(file, index, at, name, target, symbols)
+
+    def check_ref(self, file, index, path, name, target, symbols):
+        allowed = _CATEGORY_OF_REF.get(target)
+        category = symbols.ids.get(name)
+        if category is not None and (allowed is None or category in allowed):
+            return
+        pool = [i for i, c in symbols.ids.items() if allowed is None or c in allowed]
+        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
+        hint = f"did you mean `{close[0]}`?" if close else f"define a {target} with `id: {name}`"
+        if target == "prerequisite":
+            self.add("G001", f"the prerequisite `{name}` is not a card of this pack", file, index, path, hint)
+        elif category is not None:
+            self.add("R001", f"`{name}` is a {category}, but a {target} is expected here", file, index, path, hint)
+        else:
+            self.add("R001", f"unknown {target if target != 'any' else 'id'} `{name}`", file, index, path, hint)
+
+    def check_dsl(self, symbols: dsl.Symbols):
+        """Names, arity and types of the texts each file parsed (syntax errors were reported there)."""
+        parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
+        for file, index, data in self.docs:
+            local = {p: "any" for p in data.get("params") or []} if data["kind"] == "function" else None
+            for path, mode, text in dsl_texts(data):
+                self.stats.effects += 1
+                key = (file, index, path)
+                ir = parsed[key] if key in parsed else dsl.parse(text, mode)[0]
+                if ir is None:
+                    continue
+                for problem in dsl.check(ir, mode, symbols, local):
+                    self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
+
+    # decks, components
+    def cards(self):
+        return [(f, i, d) for f, i, d in self.docs if d["kind"] == "card" and isinstance(d.get("id"), str)]
+
+    def check_decks(self):
+        if not self.manifest:
+            return
+        by_deck: dict[str, Counter] = defaultdict(Counter)
+        for _, _, card in self.cards():
+            by_deck[card.get("deck")][card["id"]] += card.get("copies", 1) if isinstance(card.get("copies"), int) else 1
+        for deck, declared in (self.manifest.get("decks") or {}).items():
+            if not isinstance(declared, dict):
+                continue
+            composition = declared.get("composition") or {}
+            actual = by_deck.get(deck, Counter())
+            path = ("decks", deck)
+            size = declared.get("size")
+            if isinstance(size, int) and size != sum(v for v in composition.values() if isinstance(v, int)):
+                self.add("R003", f"deck `{deck}` declares {size} cards but its composition adds up to "
+                         f"{sum(v for v in composition.values() if isinstance(v, int))}", *self.manifest_at,
+                         path + ("size",), "make `size` the sum of the composition")
+            for card_id in sorted(set(composition) | set(actual)):
+                want, have = composition.get(card_id, 0), actual.get(card_id, 0)
+                if want == have:
+                    continue
+                if card_id not in composition:
+                    message = f"deck `{deck}` holds {have} `{card_id}`, which its composition does not list"
+                else:
+                    message = f"deck `{deck}` should hold {want} `{card_id}`, but the cards give {have}"
+                self.add("R003", message, *self.manifest_at, path + ("composition", card_id)
+                         if card_id in composition else path,
+                         f"set `copies: {want}` on `{card_id}`" if card_id in composition else
+                         f"add `{card_id}: {have}` to the composition, or move the card")
+
+    def check_components(self):
+        cards = [c for _, _, c in self.cards()]
+        for file, index, data in self.docs:
+            if data["kind"] != "component" or not isinstance(data.get("cards_of"), dict):
+                continue
+            sel = data["cards_of"]
+            total = sum(c.get("copies", 1) for c in cards
+                        if ("zone" not in sel or c.get("deck") == sel["zone"])
+                        and ("type" not in sel or c.get("type") == sel["type"])
+                        and ("tag" not in sel or sel["tag"] in (c.get("tags") or []))
+                        and isinstance(c.get("copies", 1), int))
+            if isinstance(data.get("count"), int) and total != data["count"]:
+                self.add("R004", f"`{data['id']}` counts {data['count']}, but the matching cards have {total} copies",
+                         file, index, ("count",), "fix the count or the cards' `copies`")
+
+    # the prerequisite graph
+    def check_graph(self):
+        cards = {}
+        where = {}
+        for file, index, data in self.cards():
+            if data["id"] not in cards:
+                cards[data["id"]] = data
+                where[data["id"]] = (file, index)
+            reqs = [r for r in data.get("requires") or [] if isinstance(r, str)]
+            for position_, req in enumerate(reqs):
+                if req in reqs[:position_]:
+                    self.add("G004", f"`{req}` is listed twice in `requires`", file, index, ("requires", position_),
+                             "remove the repetition")
+        graph = techgraph.build(cards)
+        in_cycle = set()
+        for cycle in techgraph.cycles(graph):
+            in_cycle.update(cycle)
+            start = cycle[0]
+            file, index = where[start]
+            needed = cycle[-2] if len(cycle) > 1 else start
+            reqs = cards[start].get("requires") or []
+            path = ("requires", reqs.index(needed)) if needed in reqs else ("requires",)
+            self.add("G002", "prerequisites form a cycle: " + " -> ".join(reversed(cycle)), file, index, path,
+                     "a card cannot require, even indirectly, itself; remove one link of the cycle")
+        available = techgraph.reachable(graph)
+        for card_id in sorted(cards):
+            if card_id in available or card_id in in_cycle:
+                continue
+            blockers = [p for p in graph.predecessors(card_id) if p not in available]
+            if all(graph.nodes[p].get("missing") for p in blockers):
+                continue  # G001 already says why
+            blocker = next(p for p in blockers if not graph.nodes[p].get("missing"))
+            why = "is in a prerequisite cycle" if blocker in in_cycle else "can never become available either"
+            file, index = where[card_id]
+            self.add("G003", f"`{card_id}` can never become available: it requires `{blocker}`, which {why}",
+                     file, index, ("requires",), "fix the cycle or the requirement upstream")
+
+    def count_stats(self):
+        for file, index, data in self.docs:
+            self.stats.documents[data["kind"]] += 1
+            if data["kind"] == "card":
+                self.stats.cards += 1
+                copies = data.get("copies", 1)
+                self.stats.card_copies += copies if isinstance(copies, int) else 1
+            status = data.get("provenance")
+            if status in PROVENANCE:
+                self.stats.provenance[status] += 1
+            if data["kind"] == "pack":
+                for param in (data.get("parameters") or {}).values():
+                    if isinstance(param, dict) and param.get("provenance") in PROVENANCE:
+                        self.stats.provenance[param["provenance"]] += 1
+
+
