@@ -21,16 +21,18 @@ class FileResult:
     diagnostics: list[Diagnostic]
     documents: list[tuple[int, dict]]          # (index in file, data)
     texts: dict[tuple, list | None] = field(default_factory=dict)
+    invalid: set[int] = field(default_factory=set)   # documents that break their schema
 
     def to_json(self):
         return {"d": [d.to_json() for d in self.diagnostics], "docs": self.documents,
-                "texts": [[index, list(path), ir] for (index, path), ir in self.texts.items()]}
+                "texts": [[index, list(path), ir] for (index, path), ir in self.texts.items()],
+                "invalid": sorted(self.invalid)}
 
     @classmethod
     def from_json(cls, path, data):
         diags = [Diagnostic.from_json(d) for d in data["d"]]
         texts = {(index, tuple(text_path)): ir for index, text_path, ir in data["texts"]}
-        return cls(path, diags, [(i, doc) for i, doc in data["docs"]], texts)
+        return cls(path, diags, [(i, doc) for i, doc in data["docs"]], texts, set(data["invalid"]))
 
 
 def dsl_texts(data: dict):
@@ -52,8 +54,7 @@ def locate(diag: Diagnostic, loaded: LoadedFile, lines: list[str]) -> Diagnostic
     elif diag.offset is not None:
         diag.line, diag.col = text_position(doc.node, diag.path, lines, diag.offset)
     else:
-        key = bool(diag.path) and diag.code == "S002"   # an unknown key: point at the key itself
-        diag.line, diag.col = position(doc.node, diag.path, key=key)
+        diag.line, diag.col = position(doc.node, diag.path, key=diag.at_key and bool(diag.path))
     return diag
 
 
@@ -69,10 +70,13 @@ def check_file(loaded: LoadedFile) -> FileResult:
             diags.append(Diagnostic("L001", f"the suppression names an unknown rule code `{code}`", loaded.path,
                                     line, col, "see `knap lint --explain all`"))
     texts = {}
+    invalid = set()
     for doc in loaded.documents:
-        diags.extend(locate(d, loaded, lines) for d in schema_check.validate(doc.data, loaded.path, doc.index))
+        problems = schema_check.validate(doc.data, loaded.path, doc.index)
+        diags.extend(locate(d, loaded, lines) for d in problems)
         docs.append((doc.index, doc.data))
-        if doc.data.get("kind") not in schema_check.kinds():
+        if problems:
+            invalid.add(doc.index)
             continue
         for path, mode, text in dsl_texts(doc.data):   # syntax is file-local: parse here, check names later
             ir, problem = dsl.parse(text, mode)
@@ -80,7 +84,7 @@ def check_file(loaded: LoadedFile) -> FileResult:
             if problem is not None:
                 diags.append(locate(Diagnostic(problem.code, problem.message, loaded.path, hint=problem.hint,
                                                doc_index=doc.index, path=path, offset=problem.offset), loaded, lines))
-    return FileResult(loaded.path, diags, docs, texts)
+    return FileResult(loaded.path, diags, docs, texts, invalid)
 
 
 # ------------------------------------------------------------------------------ per pack
@@ -95,23 +99,32 @@ class PackChecker:
         self.pack = pack
         self.results = results
         self.diags: list[Diagnostic] = []
-        self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-known kinds
+        self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-valid documents
+        self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents that have an id
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
         self.stats = PackStats(pack.root.name)
 
-    def add(self, code, message, file, index, path, hint="", offset=None):
+    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False):
         self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
-                                     offset=offset))
+                                     offset=offset, at_key=at_key))
 
     def run(self) -> tuple[list[Diagnostic], PackStats]:
         manifest_path = display(self.pack.manifest)
         if not self.pack.manifest.is_file():
             self.diags.append(Diagnostic("P001", "this folder has no pack.yaml", str(self.pack.root), 1, 1))
+        manifest_seen = False
         for result in self.results:
             for index, data in result.documents:
                 kind = data.get("kind")
                 if kind not in schema_check.kinds():
+                    continue
+                manifest_seen |= kind == "pack" and result.path == manifest_path
+                if index in result.invalid:
+                    # Cross-file checks trust the shape the schema promises, so a broken document takes
+                    # part only with its id: references to it should not pile more errors on the first.
+                    if isinstance(data.get("id"), str) and kind != "pack":
+                        self.broken.append((result.path, index, data))
                     continue
                 if kind == "pack":
                     if result.path != manifest_path:
@@ -127,7 +140,7 @@ class PackChecker:
                     self.add("P002", f"pack.yaml holds a `{kind}` document; only the manifest goes there",
                              result.path, index, ("kind",), "move it to another file of the pack")
                 self.docs.append((result.path, index, data))
-        if self.manifest is None and self.pack.manifest.is_file() and not any(
+        if not manifest_seen and self.pack.manifest.is_file() and not any(
                 r.path == manifest_path and any(d.code.startswith("Y") for d in r.diagnostics) for r in self.results):
             self.diags.append(Diagnostic("P002", "pack.yaml has no `kind: pack` document", manifest_path, 1, 1,
                                          "start it with `kind: pack`, `id:`, `name:`, `version:`, `players:`"))
@@ -148,7 +161,7 @@ class PackChecker:
     def collect_ids(self) -> dsl.Symbols:
         symbols = dsl.Symbols()
         first: dict[str, tuple[str, int]] = {}
-        for file, index, data in self.docs:
+        for file, index, data in self.docs + self.broken:
             doc_id = data.get("id")
             kind = data["kind"]
             if not isinstance(doc_id, str) or kind == "pack":
@@ -160,6 +173,8 @@ class PackChecker:
                 continue
             first[doc_id] = (file, index)
             symbols.ids[doc_id] = kind
+            if (file, index, data) in self.broken:
+                continue
             if kind == "zone":
                 symbols.zone_owner[doc_id] = data.get("owner", "table")
             elif kind == "counter":
@@ -178,7 +193,8 @@ class PackChecker:
         for name in (self.manifest or {}).get("parameters") or {}:
             if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
                 self.add("R002", f"the parameter `{name}` has the same name as a {symbols.ids[name]}",
-                         *self.manifest_at, ("parameters", name), "rename the parameter")
+                         *self.manifest_at, ("parameters", name), "rename the parameter", at_key=True)
+                continue
             symbols.ids[name] = "parameter"
         self.symbols = symbols
         return symbols
@@ -191,11 +207,10 @@ class PackChecker:
                 for path, value in schema_check.values_at(data, pattern):
                     names = [(path, value)] if role == "ref" else [(path + (k,), k) for k in (value or {})]
                     for at, name in names:
-                        if not isinstance(name, str):
-                            continue
-                        self.check_ref(file, index, at, name, target, symbols)
+                        if isinstance(name, str):
+                            self.check_ref(file, index, at, name, target, symbols, at_key=role == "refkey")
 
-    def check_ref(self, file, index, path, name, target, symbols):
+    def check_ref(self, file, index, path, name, target, symbols, at_key=False):
         allowed = _CATEGORY_OF_REF.get(target)
         category = symbols.ids.get(name)
         if category is not None and (allowed is None or category in allowed):
@@ -204,11 +219,11 @@ class PackChecker:
         close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
         hint = f"did you mean `{close[0]}`?" if close else f"define a {target} with `id: {name}`"
         if target == "prerequisite":
-            self.add("G001", f"the prerequisite `{name}` is not a card of this pack", file, index, path, hint)
+            self.add("G001", f"the prerequisite `{name}` is not a card of this pack", file, index, path, hint, at_key=at_key)
         elif category is not None:
-            self.add("R001", f"`{name}` is a {category}, but a {target} is expected here", file, index, path, hint)
+            self.add("R001", f"`{name}` is a {category}, but a {target} is expected here", file, index, path, hint, at_key=at_key)
         else:
-            self.add("R001", f"unknown {target if target != 'any' else 'id'} `{name}`", file, index, path, hint)
+            self.add("R001", f"unknown {target if target != 'any' else 'id'} `{name}`", file, index, path, hint, at_key=at_key)
 
     def check_dsl(self, symbols: dsl.Symbols):
         """Names, arity and types of the texts each file parsed (syntax errors were reported there)."""

@@ -148,6 +148,7 @@ class Diagnostic:
     doc_index: int | None = field(default=None, compare=False)
     path: tuple | None = field(default=None, compare=False)
     offset: int | None = field(default=None, compare=False)   # offset inside a DSL text at `path`
+    at_key: bool = field(default=False, compare=False)         # point at the key of `path`, not its value
     end_col: int = 0
 
     def __post_init__(self):
@@ -167,7 +168,7 @@ class Diagnostic:
 
     def to_json(self) -> dict:
         d = asdict(self)
-        for k in ("doc_index", "path", "offset"):
+        for k in ("doc_index", "path", "offset", "at_key"):
             d.pop(k)
         d["severity"] = self.severity.value
         rule = RULES.get(self.code)

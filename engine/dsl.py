@@ -112,7 +112,7 @@ def _label_for(exc: UnexpectedInput, text: str, start: str) -> str | None:
 def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
     if isinstance(exc, DedentError):
         return Problem("D001", "this line's indentation does not match any block above it",
-                       _offset_of_last_line(text), "indent blocks by the same number of spaces")
+                       _bad_dedent(text), "indent blocks by the same number of spaces")
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         hint = ""
@@ -162,9 +162,25 @@ def _next_content(text: str, offset: int) -> int:
     return offset
 
 
-def _offset_of_last_line(text: str) -> int:
-    stripped = text.rstrip()
-    return stripped.rfind("\n") + 1 if "\n" in stripped else 0
+def _bad_dedent(text: str) -> int:
+    """The offset of the first line that dedents to a level no open block has (as the Indenter sees it)."""
+    levels = [0]
+    offset = 0
+    depth = 0
+    for line in text.splitlines(keepends=True):
+        content = line.strip()
+        if content and not content.startswith("#") and depth == 0:
+            indent = len(line) - len(line.lstrip(" \t"))
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return offset + indent
+        depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+        offset += len(line)
+    return 0
 
 
 def _nesting(text: str) -> int:

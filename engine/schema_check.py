@@ -210,8 +210,8 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         where = _where(path)
         value = err.instance
 
-        def diag(code, message, hint="", at=path):
-            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at))
+        def diag(code, message, hint="", at=path, at_key=False):
+            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at, at_key=at_key))
 
         if rule == "required":
             missing = [name for name in err.validator_value if not (isinstance(value, dict) and name in value)]
@@ -233,7 +233,7 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
                 close = difflib.get_close_matches(extra, allowed, n=1, cutoff=0.6)
                 hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(sorted(allowed))
                 diag("S002", f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""), hint,
-                     at=path + (extra,))
+                     at=path + (extra,), at_key=True)
         elif rule == "type":
             expected = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
             words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)

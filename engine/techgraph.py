@@ -33,15 +33,14 @@ def involved(graph: nx.DiGraph) -> nx.DiGraph:
 def cycles(graph: nx.DiGraph) -> list[list[str]]:
     """One cycle per strongly connected component that has one, each as a path `a, b, ..., a`."""
     found = []
-    for component in nx.strongly_connected_components(graph):
+    for component in sorted(nx.strongly_connected_components(graph), key=min):
+        start = min(component)   # deterministic whatever the hash seed
         if len(component) == 1:
-            node = next(iter(component))
-            if graph.has_edge(node, node):
-                found.append([node, node])
+            if graph.has_edge(start, start):
+                found.append([start, start])
             continue
-        cycle = nx.find_cycle(graph.subgraph(component))
-        path = [edge[0] for edge in cycle] + [cycle[0][0]]
-        found.append(path)
+        cycle = nx.find_cycle(graph.subgraph(component), source=start)
+        found.append([edge[0] for edge in cycle] + [cycle[0][0]])
     return sorted(found)
 
 

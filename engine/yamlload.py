@@ -179,6 +179,10 @@ def load_text(text: str, path: str) -> LoadedFile:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark is not None and (exc.context or "").startswith(("while scanning", "while parsing a flow")):
+            # the problem mark lies after the mistake (often on a later line); the context mark is where
+            # the unfinished key, quote or bracket starts
+            mark = exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
         code, hint = "Y001", _yaml_hint(problem, exc.context)
@@ -240,6 +244,11 @@ def load_file(path: str) -> LoadedFile:
     return load_bytes(raw, path)
 
 
+def _line_col(before: str) -> tuple[int, int]:
+    """Line and column (1-based, in characters) of the position just after `before`."""
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
 def oversize(path: str, size: int) -> LoadedFile:
     """The result for a file over the size limit: one diagnostic, nothing parsed."""
     return LoadedFile(path, "", [], [Diagnostic(
@@ -251,14 +260,13 @@ def load_bytes(raw: bytes, path: str) -> LoadedFile:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = _line_col(raw[: exc.start].decode("utf-8", "replace"))
         return LoadedFile(path, "", [], [Diagnostic("Y008", f"byte 0x{raw[exc.start]:02x} is not UTF-8", path,
                                                      line, col, "save the file as UTF-8")])
     if "\x00" in text:
-        i = text.index("\x00")
+        line, col = _line_col(text[: text.index("\x00")])
         return LoadedFile(path, "", [], [Diagnostic("Y008", "the file contains a NUL byte (binary data)", path,
-                                                     text.count("\n", 0, i) + 1, 1, "save the file as UTF-8 text")])
+                                                     line, col, "save the file as UTF-8 text")])
     if text.startswith("\ufeff"):
         text = text[1:]
     return load_text(text, path)
@@ -292,30 +300,57 @@ def position(node, path, *, key=False) -> tuple[int, int]:
 def text_position(node, path, source_lines: list[str], offset: int) -> tuple[int, int]:
     """Line and column (1-based) in the file of character `offset` inside the scalar at `path`.
 
-    Block scalars (`|`, `>`) keep their lines, so line k of the text is the k-th line after the
-    indicator, shifted by the block's indentation. Flow scalars on one line are shifted by their
-    start column (and the opening quote)."""
+    Whatever the scalar's style (literal, folded, plain or quoted over several lines), each source
+    line's content appears in the parsed text in order; finding each line's content in the text gives
+    a piecewise map from text offsets back to the file. Escapes of a double-quoted line are walked."""
     value, _ = node_at(node, path)
     if not isinstance(value, yaml.ScalarNode):
         return _pos(value)
     text = value.value
-    line_in_text = text.count("\n", 0, offset)
-    col_in_text = offset - (text.rfind("\n", 0, offset) + 1)
-    start_line, start_col = value.start_mark.line, value.start_mark.column
-    if value.style in ("|", ">"):
-        first = start_line + 1
-        indent = 0
-        for raw in source_lines[first:first + 200]:
-            if raw.strip():
-                indent = len(raw) - len(raw.lstrip(" "))
-                break
-        return first + line_in_text + 1, indent + col_in_text + 1
-    quote = 1 if value.style in ("'", '"') else 0
-    if line_in_text == 0:
-        return start_line + 1, start_col + quote + col_in_text + 1
-    # a flow scalar folded over several lines: the continuation lines keep their own indentation
-    target = start_line + line_in_text
-    if target < len(source_lines):
-        raw = source_lines[target]
-        return target + 1, len(raw) - len(raw.lstrip(" ")) + col_in_text + 1
-    return start_line + 1, start_col + 1
+    first, last = value.start_mark.line, min(value.end_mark.line, len(source_lines) - 1)
+    if value.style == '"' and first == last and first < len(source_lines):
+        return first + 1, _escaped_column(source_lines[first], value.start_mark.column + 1, offset) + 1
+    segments = []          # (offset in text, line, column) where a source line's content starts
+    searched = 0
+    for number in range(first, last + 1):
+        raw = source_lines[number]
+        start = 0
+        if number == first:
+            if value.style in ("|", ">"):
+                continue   # the header line: `key: |`
+            start = value.start_mark.column + (1 if value.style in ("'", '"') else 0)
+        content = raw[start:]
+        stripped = content.lstrip(" \t")
+        column = start + len(content) - len(stripped)
+        probe = stripped.rstrip()[:24].rstrip("'\"")
+        if not probe:
+            continue
+        found = text.find(probe, searched)
+        if found < 0:
+            continue
+        segments.append((found, number, column))
+        searched = found + 1
+    if not segments:
+        return _pos(value)
+    at, line, column = segments[0]
+    for seg in segments:
+        if seg[0] <= offset:
+            at, line, column = seg
+        else:
+            break
+    return line + 1, column + (offset - at) + 1
+
+
+_ESCAPE_WIDTH = {"x": 4, "u": 6, "U": 10}
+
+
+def _escaped_column(raw: str, start: int, offset: int) -> int:
+    """The 0-based column in `raw` of text character `offset` of a double-quoted scalar starting at `start`."""
+    column, seen = start, 0
+    while column < len(raw) and seen < offset:
+        if raw[column] == "\\" and column + 1 < len(raw):
+            column += _ESCAPE_WIDTH.get(raw[column + 1], 2)
+        else:
+            column += 1
+        seen += 1
+    return column

@@ -159,11 +159,8 @@ def test_case_folders_are_packs_of_yaml_with_expectations():
             assert (case / expect.file).is_file(), f"{case.name}/expect.txt names a missing file {expect.file}"
 
 
-# Cases whose report is known to change with Python's string hashing (a linter bug).
-KNOWN_UNSTABLE = {
-    "g003_unreachable": "the G002 cycle starts at `axe` or at `spear` depending on PYTHONHASHSEED "
-                        "(techgraph.cycles walks a set), so its line changes from run to run",
-}
+# Cases whose report is known to change with Python's string hashing (a linter bug): none now.
+KNOWN_UNSTABLE: dict[str, str] = {}
 
 
 def test_output_does_not_depend_on_the_hash_seed():
