@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from . import dsl, schema_check, suppressions, techgraph
 from .diagnostics import Diagnostic
-from .packs import PackFiles, display
+from .packs import PackFiles, pack_files, display, find_pack
 from .stats import PROVENANCE, PackStats
-from .yamlload import LoadedFile, position, text_position
+from .yamlload import LoadedFile, load_file, position, text_position
 
 
 @dataclass
@@ -36,7 +36,7 @@ class FileResult:
 
 
 def dsl_texts(data: dict):
-    """(path, mode, text) for every DSL text of a schema-valid document."""
+    """(path, mode, text) for every DSL text of a document (of a known kind)."""
     for pattern, role, mode in schema_check.field_roles(data["kind"]):
         if role == "dsl":
             for path, text in schema_check.values_at(data, pattern):
@@ -77,6 +77,7 @@ def check_file(loaded: LoadedFile) -> FileResult:
         docs.append((doc.index, doc.data))
         if problems:
             invalid.add(doc.index)
+        if doc.data.get("kind") not in schema_check.kinds():
             continue
         for path, mode, text in dsl_texts(doc.data):   # syntax is file-local: parse here, check names later
             ir, problem = dsl.parse(text, mode)
@@ -100,7 +101,7 @@ class PackChecker:
         self.results = results
         self.diags: list[Diagnostic] = []
         self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-valid documents
-        self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents that have an id
+        self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents: ids and DSL texts only
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
         self.stats = PackStats(pack.root.name)
@@ -123,7 +124,7 @@ class PackChecker:
                 if index in result.invalid:
                     # Cross-file checks trust the shape the schema promises, so a broken document takes
                     # part only with its id: references to it should not pile more errors on the first.
-                    if isinstance(data.get("id"), str) and kind != "pack":
+                    if kind != "pack":
                         self.broken.append((result.path, index, data))
                     continue
                 if kind == "pack":
@@ -148,6 +149,7 @@ class PackChecker:
                 self.manifest["id"].replace("_", "-") != self.pack.root.name.replace("_", "-"):
             self.add("P004", f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
                      *self.manifest_at, ("id",), f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
+        self.bases = self.find_bases()
         symbols = self.collect_ids()
         self.check_references(symbols)
         self.check_dsl(symbols)
@@ -157,9 +159,39 @@ class PackChecker:
         self.count_stats()
         return self.diags, self.stats
 
+    # packs this one extends
+    def find_bases(self) -> list[tuple[str, int, dict]]:
+        """Documents of the packs this pack extends (transitively), whose ids this pack may use."""
+        documents, seen = [], {self.pack.root.resolve()}
+        pending = [(self.pack.root, self.manifest, True)]
+        while pending and len(seen) < 16:
+            root, manifest, own = pending.pop()
+            for position_, base_id in enumerate((manifest or {}).get("extends") or []):
+                base = find_pack(base_id, root)
+                if base is None:
+                    if own:
+                        self.add("P003", f"the pack `{base_id}` that this pack extends is not found", *self.manifest_at,
+                                 ("extends", position_), "extended packs are sibling folders or built-in packs")
+                    continue
+                if base.resolve() in seen:
+                    continue
+                seen.add(base.resolve())
+                base_docs = [(str(path), doc.index, doc.data) for path in pack_files(base)
+                             for doc in load_file(str(path)).documents]
+                documents.extend(base_docs)
+                base_manifest = next((d for _, _, d in base_docs if d.get("kind") == "pack"), None)
+                pending.append((base, base_manifest, False))
+        return documents
+
     # ids and symbols
     def collect_ids(self) -> dsl.Symbols:
         symbols = dsl.Symbols()
+        for _, _, data in self.bases:   # what the extended packs define, without checking it again
+            if isinstance(data.get("id"), str) and data.get("kind") in schema_check.kinds() and data["kind"] != "pack":
+                symbols.ids.setdefault(data["id"], data["kind"])
+            elif data.get("kind") == "pack" and isinstance(data.get("parameters"), dict):
+                for name in data["parameters"]:
+                    symbols.ids.setdefault(name, "parameter")
         first: dict[str, tuple[str, int]] = {}
         for file, index, data in self.docs + self.broken:
             doc_id = data.get("id")
@@ -173,17 +205,18 @@ class PackChecker:
                 continue
             first[doc_id] = (file, index)
             symbols.ids[doc_id] = kind
-            if (file, index, data) in self.broken:
-                continue
+            # broken documents too, as far as their shape allows, so one mistake is reported once
             if kind == "zone":
-                symbols.zone_owner[doc_id] = data.get("owner", "table")
+                symbols.zone_owner[doc_id] = data.get("owner") if data.get("owner") in ("table", "player") else "table"
             elif kind == "counter":
-                symbols.counter_owner[doc_id] = data.get("owner", "table")
+                symbols.counter_owner[doc_id] = data.get("owner") if data.get("owner") in ("table", "player") \
+                    else "table"
             elif kind == "function":
-                symbols.functions[doc_id] = len(data.get("params") or [])
+                symbols.functions[doc_id] = len(data["params"]) if isinstance(data.get("params"), list) else 0
             elif kind == "card":
-                symbols.card_stats.update((data.get("stats") or {}).keys())
-                symbols.card_stats.update((data.get("refs") or {}).keys())
+                for group in ("stats", "refs"):
+                    if isinstance(data.get(group), dict):
+                        symbols.card_stats.update(data[group].keys())
         for file, index, data in self.docs:
             if data["kind"] == "card":
                 for tag in data.get("tags") or []:
@@ -228,8 +261,9 @@ class PackChecker:
     def check_dsl(self, symbols: dsl.Symbols):
         """Names, arity and types of the texts each file parsed (syntax errors were reported there)."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
-        for file, index, data in self.docs:
-            local = {p: "any" for p in data.get("params") or []} if data["kind"] == "function" else None
+        for file, index, data in self.docs + self.broken:
+            params = data.get("params") if data["kind"] == "function" else None
+            local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
             for path, mode, text in dsl_texts(data):
                 self.stats.effects += 1
                 key = (file, index, path)

@@ -115,7 +115,7 @@ def _write(text: str, output: str | None):
 
 def _lint(args) -> int:
     from . import lint, report
-    from .diagnostics import RULES
+    from .diagnostics import INTERNAL, RULES
 
     if args.explain:
         if args.explain.lower() == "all":
@@ -167,6 +167,8 @@ def _lint(args) -> int:
             _print_stats(result.stats)
         if not diags and not args.output:
             print(f"All checks passed ({result.files} file{'s' if result.files != 1 else ''}).", file=sys.stderr)
+    if any(d.code == INTERNAL for d in result.diagnostics):
+        return EXIT_USAGE
     return EXIT_FINDINGS if diags else EXIT_CLEAN
 
 

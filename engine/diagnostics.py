@@ -73,8 +73,9 @@ RULES: dict[str, Rule] = {r.code: r for r in [
     _rule("P002", "manifest-kind", "error", "`pack.yaml` must hold exactly one `kind: pack` document.",
           "The manifest names the pack, its version and its parameters. Other kinds of documents go in the "
           "pack's other files; a `kind: pack` document belongs only in `pack.yaml`."),
-    _rule("P003", "unknown-pack", "error", "A pack name or path does not exist.",
-          "`knap` accepts a folder, a YAML file, or the id of a built-in pack."),
+    _rule("P003", "unknown-pack", "error", "A pack, file or path cannot be found or read.",
+          "A pack named in `extends` must be a sibling folder of the pack or a built-in pack; a file of a pack "
+          "must be a readable regular file."),
     _rule("P004", "pack-id-mismatch", "warning", "The pack id differs from its folder name.",
           "Packs are found by folder name when one pack extends another; keep the two the same."),
     _rule("S001", "missing-property", "error", "A required property is missing.",

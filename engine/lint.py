@@ -7,11 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, resources
-from .diagnostics import Diagnostic
+from .diagnostics import INTERNAL, Diagnostic
 from .packs import PackFiles, discover, display
 from .stats import PackStats
 from .suppressions import apply_suppressions
@@ -45,11 +46,8 @@ class Positions:
             if loaded is not None and loaded.text:
                 text = loaded.text
             else:
-                try:
-                    with open(path, "rb") as handle:
-                        text = handle.read().decode("utf-8", "replace")
-                except OSError:
-                    text = ""
+                raw = _read_regular(path)
+                text = raw.decode("utf-8", "replace") if raw is not None and len(raw) <= MAX_FILE_BYTES else ""
             self.lines[path] = text.splitlines()
         return self.lines[path]
 
@@ -58,12 +56,7 @@ class Positions:
             return diag
         loaded = self.loaded.get(diag.file)
         if loaded is None:
-            try:
-                with open(diag.file, "rb") as handle:
-                    loaded = load_bytes(handle.read(), diag.file)
-            except OSError:
-                loaded = LoadedFile(diag.file, "")
-            self.loaded[diag.file] = loaded
+            loaded = self.loaded[diag.file] = _load_path(diag.file)
         from .checks import locate
         return locate(diag, loaded, self.source_lines(diag.file))
 
@@ -137,7 +130,13 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         diagnostics.append(Diagnostic("P001", "this YAML file is not inside a pack (no pack.yaml in its folders)",
                                       display(path), 1, 1, "add a pack.yaml to the folder that holds the pack"))
     for pack in packs:
-        pack_diags, pack_stats = _lint_pack(pack, cache, positions, jobs)
+        try:
+            pack_diags, pack_stats = _lint_pack(pack, cache, positions, jobs)
+        except Exception as exc:  # noqa: BLE001 -- a bug must not hide the other packs' findings
+            pack_diags = [Diagnostic(INTERNAL, f"internal error while checking this pack: {type(exc).__name__}: "
+                                     f"{exc}", display(pack.manifest), 1, 1, "this is a bug in Knapper; please "
+                                     "report it with the pack")]
+            pack_stats = PackStats(pack.root.name)
         diagnostics.extend(pack_diags)
         stats.append(pack_stats)
         count += len(pack.files)
@@ -157,6 +156,9 @@ def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:
             info = os.stat(path)
         except OSError as exc:
             prints[shown] = {"hash": f"unreadable:{exc.errno}"}
+            continue
+        if not stat.S_ISREG(info.st_mode):   # a FIFO or device would block or never end
+            prints[shown] = {"hash": "not-a-file"}
             continue
         before = known.get(shown)
         if before and before.get("size") == info.st_size and before.get("mtime") == info.st_mtime_ns:
@@ -239,12 +241,23 @@ def _checked(loaded: LoadedFile):
     return check_file(loaded)
 
 
-def _load_path(shown: str) -> LoadedFile:
+def _read_regular(path: str) -> bytes | None:
+    """At most one byte past the size limit of a regular file (enough to tell it is too large); None for
+    anything else, since a FIFO or a device would block or never end."""
     try:
-        with open(shown, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)   # enough to tell that a file is too large, never all of it
-    except OSError as exc:
-        return LoadedFile(shown, "", [], [Diagnostic("P003", f"cannot read the file: {exc.strerror}", shown, 1, 1)])
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+
+
+def _load_path(shown: str) -> LoadedFile:
+    raw = _read_regular(shown)
+    if raw is None:
+        return LoadedFile(shown, "", [], [Diagnostic("P003", "cannot read this as a regular file", shown, 1, 1,
+                                                     "packs hold plain, readable files only")])
     if len(raw) > MAX_FILE_BYTES:
         return oversize(shown, os.path.getsize(shown))
     return load_bytes(raw, shown)

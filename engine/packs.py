@@ -50,7 +50,7 @@ def resolve_target(target: str) -> Path | None:
     return None
 
 
-def _pack_files(root: Path) -> list[Path]:
+def pack_files(root: Path) -> list[Path]:
     """The YAML files of one pack: its folder, less any nested pack folders."""
     found = []
     for current, dirs, files in os.walk(root):
@@ -66,6 +66,16 @@ def _deepest_root(path: Path, roots: set[Path]) -> Path | None:
         if parent in roots:
             return parent
     return None
+
+
+def find_pack(pack_id: str, near: Path) -> Path | None:
+    """The folder of the pack `pack_id`: a sibling of `near` (by folder name, `-` and `_` alike), else a
+    built-in pack. Packs never reach outside their packs root."""
+    wanted = pack_id.replace("-", "_")
+    for sibling in sorted(near.parent.iterdir()) if near.parent.is_dir() else []:
+        if sibling.name.replace("-", "_") == wanted and (sibling / MANIFEST).is_file():
+            return sibling
+    return resources.builtin_pack(pack_id) or resources.builtin_pack(pack_id.replace("_", "-"))
 
 
 def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:
@@ -84,7 +94,7 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
             roots = {f.parent for f in files if f.name == MANIFEST}
             enclosing = None if path in roots else pack_root_of(path / MANIFEST)
             if enclosing is not None:   # a folder inside a pack: lint the whole pack
-                members.setdefault(enclosing, _pack_files(enclosing))
+                members.setdefault(enclosing, pack_files(enclosing))
             for f in files:
                 root = _deepest_root(f, roots)
                 if root is not None:
@@ -97,7 +107,7 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
             if root is None:
                 loose.add(path)
             elif root not in members:
-                members[root] = _pack_files(root)
+                members[root] = pack_files(root)
     packs = []
     for root in sorted(members):
         files = sorted(set(members[root]), key=lambda f: (f != root / MANIFEST, str(f)))

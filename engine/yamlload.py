@@ -172,6 +172,37 @@ class _Constructor:
         return result
 
 
+def _point_at_overflowing_alias(diag: Diagnostic, text: str, document: int):
+    """Composed aliases are the anchored node itself and carry no position; replay the parser's events,
+    counting what each alias expands to, to find the alias that crosses the limit."""
+    sizes: dict[str, int] = {}
+    open_: list[list] = []          # [anchor, values counted when it started]
+    total = 0
+    current = -1
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.DocumentStartEvent):
+            current += 1
+            total, sizes, open_ = 0, {}, []
+        if current != document:
+            continue
+        if isinstance(event, yaml.AliasEvent):
+            total += sizes.get(event.anchor, 1)
+            if total > MAX_EXPANDED_NODES:
+                diag.line, diag.col = event.start_mark.line + 1, event.start_mark.column + 1
+                return
+        elif isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            total += 1
+            if isinstance(event, yaml.ScalarEvent):
+                if event.anchor:
+                    sizes[event.anchor] = 1
+            else:
+                open_.append([event.anchor, total - 1])
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)) and open_:
+            anchor, before = open_.pop()
+            if anchor:
+                sizes[anchor] = total - before
+
+
 def load_text(text: str, path: str) -> LoadedFile:
     """Parse every document of `text`; problems become diagnostics, never exceptions."""
     loaded = LoadedFile(path, text)
@@ -203,6 +234,8 @@ def load_text(text: str, path: str) -> LoadedFile:
             data = builder.build(node)
         except _Abort as abort:
             loaded.diagnostics.extend(builder.diagnostics)
+            if abort.diagnostic.code == "Y005" and "aliases" in abort.diagnostic.message:
+                _point_at_overflowing_alias(abort.diagnostic, text, index)
             loaded.diagnostics.append(abort.diagnostic)
             continue
         loaded.diagnostics.extend(builder.diagnostics)

@@ -183,3 +183,41 @@ def test_installed_command_finds_builtin_packs_from_anywhere(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "cro-magnon" in done.stdout and "placeholder" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_pack_may_use_the_ids_of_the_pack_it_extends(make_pack, lint_json, tmp_path):
+    make_pack({"cards.yaml": CARD})
+    variant = tmp_path / "variant"
+    variant.mkdir()
+    (variant / "pack.yaml").write_text("kind: pack\nid: variant\nname: Variant\nversion: 0.1.0\n"
+                                       "extends: [demo]\nplayers: {min: 2, max: 2}\n")
+    (variant / "more.yaml").write_text(CARD.replace("id: axe", "id: adze").replace("gain card.vp vp",
+                                                                                "gain hand_limit vp")
+                                       + "requires: [axe]\n")
+    assert lint_json(variant) == (0, [])
+
+
+def test_fifo_in_a_pack_is_reported_not_waited_for(make_pack, lint_json):
+    import os
+    pack = make_pack({"cards.yaml": CARD})
+    os.mkfifo(pack / "pipe.yaml")
+    code, found = lint_json(pack)
+    assert code == 1 and [(f, c) for f, _, _, c, _ in found] == [("pipe.yaml", "P003")]
+
+
+def test_a_bug_in_one_pack_is_reported_and_the_others_still_linted(make_pack, knap, tmp_path, monkeypatch):
+    from engine import checks
+    good = make_pack({"cards.yaml": CARD + "colour: red\n"})
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "pack.yaml").write_text("kind: pack\nid: other\nname: Other\nversion: 0.1.0\nplayers: {min: 1, max: 2}\n")
+    original = checks.PackChecker.run
+
+    def broken_for_other(self):
+        if self.pack.root.name == "other":
+            raise RuntimeError("boom")
+        return original(self)
+    monkeypatch.setattr(checks.PackChecker, "run", broken_for_other)
+    code, out, _ = knap("lint", tmp_path, "--no-cache", "--format", "json")
+    found = {(d["code"], d["file"].split("/")[-2]) for d in json.loads(out)["diagnostics"]}
+    assert code == 2 and ("E000", "other") in found and ("S002", good.name) in found
