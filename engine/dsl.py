@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -37,7 +37,7 @@ def parser() -> Lark:
     """Built once per process: the LALR tables are the expensive part."""
     grammar = resources.read_text("grammar", "effects.lark")
     return Lark(grammar, parser="lalr", postlex=_Indent(), start=["start", "expression_only"],
-                propagate_positions=False, maybe_placeholders=True, cache=False)
+                propagate_positions=False, maybe_placeholders=True, transformer=_Lower())
 
 
 @dataclass
@@ -196,97 +196,127 @@ def _nesting(text: str) -> int:
 
 
 # ---------------------------------------------------------------- lowering the tree to instructions
-def _pos(item) -> int:
-    if isinstance(item, Token):
-        return item.start_pos or 0
-    for child in item.children:
-        if child is not None:
-            return _pos(child)
+def _at(children) -> int:
+    """The text offset of the first child: a token's own, an instruction's second item."""
+    for child in children:
+        if isinstance(child, Token):
+            return child.start_pos or 0
+        if isinstance(child, list) and len(child) > 1 and isinstance(child[1], int):
+            return child[1]
     return 0
 
 
-def _lower(node):
-    if isinstance(node, Token):
-        raise TypeError(node)
-    kind = node.data if isinstance(node.data, str) else node.data.value
-    ch = node.children
-    at = _pos(node)
-    if kind in ("start", "statements"):
-        return ["block", at, [_lower(c) for c in ch if isinstance(c, Tree)]]
-    if kind == "suite":
-        stmts = []
+class _Lower(Transformer):
+    """Turns each grammar rule into an instruction as the parser reduces it (no parse tree is built)."""
+
+    def start(self, ch):
+        return ["block", _at(ch), [c for c in ch if isinstance(c, list)]]
+
+    def suite(self, ch):
+        statements = []
         for c in ch:
-            if isinstance(c, Tree):
-                low = _lower(c)
-                stmts.extend(low[2] if low[0] == "block" else [low])
-        return ["block", at, stmts]
-    if kind == "simple_line":
-        stmts = [_lower(c) for c in ch if isinstance(c, Tree)]
-        return stmts[0] if len(stmts) == 1 else ["block", at, stmts]
-    if kind == "verb_call":
-        verb = ch[0]
-        args, clauses = [], []
+            if isinstance(c, list):
+                statements.extend(c[2] if c[0] == "block" else [c])
+        return ["block", _at(ch), statements]
+
+    def simple_line(self, ch):
+        statements = [c for c in ch if isinstance(c, list)]
+        return statements[0] if len(statements) == 1 else ["block", _at(ch), statements]
+
+    def clause(self, ch):
+        return ("clause", str(ch[0]), ch[0].start_pos, ch[1])
+
+    def verb_call(self, ch):
+        verb, args, clauses = ch[0], [], []
         for c in ch[1:]:
-            if isinstance(c, Tree) and (c.data == "clause"):
-                prep = c.children[0]
-                clauses.append([str(prep), prep.start_pos, _lower(c.children[1])])
+            if isinstance(c, tuple):
+                clauses.append([c[1], c[2], c[3]])
             elif c is not None:
-                args.append(_lower(c))
+                args.append(c)
         return ["verb", verb.start_pos, str(verb), args, clauses]
-    if kind == "let_stmt":
-        return ["let", ch[0].start_pos, str(ch[0]), _lower(ch[2])]
-    if kind == "stop_stmt":
-        return ["stop", at]
-    if kind == "if_stmt":
-        branches = [[_lower(ch[0]), _lower(ch[1])]]
-        otherwise = None
+
+    def let_stmt(self, ch):
+        return ["let", ch[0].start_pos, str(ch[0]), ch[2]]
+
+    def stop_stmt(self, ch):
+        return ["stop", 0]
+
+    def elif_part(self, ch):
+        return ("elif", ch[0], ch[1])
+
+    def else_part(self, ch):
+        return ("else", ch[0])
+
+    def if_stmt(self, ch):
+        branches, otherwise = [[ch[0], ch[1]]], None
         for c in ch[2:]:
             if c is None:
                 continue
-            if c.data == "elif_part":
-                branches.append([_lower(c.children[0]), _lower(c.children[1])])
+            if c[0] == "elif":
+                branches.append([c[1], c[2]])
             else:
-                otherwise = _lower(c.children[0])
-        return ["if", at, branches, otherwise]
-    if kind == "repeat_stmt":
-        return ["repeat", at, _lower(ch[0]), _lower(ch[1])]
-    if kind == "for_stmt":
-        return ["for", ch[0].start_pos, str(ch[0]), _lower(ch[1]), _lower(ch[2])]
-    if kind == "expression_only":
-        return _lower(ch[0])
-    if kind == "number":
-        return ["num", at, int(ch[0])]
-    if kind == "negative_number":
-        return ["num", at, -int(ch[1])]
-    if kind == "string":
-        return ["str", at, str(ch[0])[1:-1]]
-    if kind == "name":
-        return ["name", at, str(ch[0])]
-    if kind == "call":
-        return ["call", at, str(ch[0]), [_lower(c) for c in ch[1:] if c is not None]]
-    if kind == "list":
-        return ["list", at, [_lower(c) for c in ch if c is not None]]
-    if kind == "field":
-        return ["field", ch[1].start_pos, _lower(ch[0]), str(ch[1])]
-    if kind == "index":
-        return ["index", at, _lower(ch[0]), _lower(ch[1])]
-    if kind == "neg":
-        return ["neg", at, _lower(ch[1])]
-    if kind == "not_":
-        return ["not", at, _lower(ch[0])]
-    if kind == "where":
-        return ["where", at, _lower(ch[0]), _lower(ch[1])]
-    if kind in ("or_expr", "and_expr"):
-        return ["or" if kind == "or_expr" else "and", at, [_lower(c) for c in ch]]
-    if kind in ("sum", "product"):
-        result = _lower(ch[0])
+                otherwise = c[1]
+        return ["if", _at(ch), branches, otherwise]
+
+    def repeat_stmt(self, ch):
+        return ["repeat", _at(ch), ch[0], ch[1]]
+
+    def for_stmt(self, ch):
+        return ["for", ch[0].start_pos, str(ch[0]), ch[1], ch[2]]
+
+    def expression_only(self, ch):
+        return ch[0]
+
+    def number(self, ch):
+        return ["num", ch[0].start_pos, int(ch[0])]
+
+    def negative_number(self, ch):
+        return ["num", ch[0].start_pos, -int(ch[1])]
+
+    def string(self, ch):
+        return ["str", ch[0].start_pos, str(ch[0])[1:-1]]
+
+    def name(self, ch):
+        return ["name", ch[0].start_pos, str(ch[0])]
+
+    def call(self, ch):
+        return ["call", ch[0].start_pos, str(ch[0]), [c for c in ch[1:] if c is not None]]
+
+    def list(self, ch):
+        return ["list", _at(ch), [c for c in ch if c is not None]]
+
+    def field(self, ch):
+        return ["field", ch[1].start_pos, ch[0], str(ch[1])]
+
+    def index(self, ch):
+        return ["index", _at(ch), ch[0], ch[1]]
+
+    def neg(self, ch):
+        return ["neg", ch[0].start_pos, ch[1]]
+
+    def not_(self, ch):
+        return ["not", _at(ch), ch[0]]
+
+    def where(self, ch):
+        return ["where", _at(ch), ch[0], ch[1]]
+
+    def or_expr(self, ch):
+        return ["or", _at(ch), list(ch)]
+
+    def and_expr(self, ch):
+        return ["and", _at(ch), list(ch)]
+
+    def _arithmetic(self, ch):
+        result = ch[0]
         for op, right in zip(ch[1::2], ch[2::2]):
-            result = ["op", op.start_pos, str(op), result, _lower(right)]
+            result = ["op", op.start_pos, str(op), result, right]
         return result
-    if kind == "comparison":
+
+    sum = product = _arithmetic
+
+    def comparison(self, ch):
         op = str(ch[1])
-        return ["cmp", ch[1].start_pos, "==" if op == "=" else op, _lower(ch[0]), _lower(ch[2])]
-    raise ValueError(f"unknown tree node {kind}")
+        return ["cmp", ch[1].start_pos, "==" if op == "=" else op, ch[0], ch[2]]
 
 
 @lru_cache(maxsize=65536)
@@ -307,15 +337,11 @@ def parse(text: str, mode: str = EFFECT):
     else:
         shift = 0
     try:
-        tree = parser().parse(source, start=start)
+        ir = parser().parse(source, start=start)
     except (UnexpectedInput, DedentError) as exc:
         problem = _syntax_problem(exc, source, start)
         problem.offset = min(problem.offset + shift, max(len(text) - 1, 0))
         return None, problem
-    try:
-        ir = _lower(tree)
-    except RecursionError:
-        return None, Problem("D005", "the text nests too deeply", 0, "simplify it with `let`")
     if shift:
         ir = _shift(ir, shift)
     return ir, None

@@ -174,6 +174,11 @@ def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:
 
 
 def _lint_pack(pack: PackFiles, cache: Cache, positions: Positions, jobs: int | None):
+    if cache.directory is None:   # no cache: nothing to fingerprint, check everything
+        from .checks import PackChecker
+        results = list(_check_files([display(path) for path in pack.files], positions, jobs))
+        cross, pack_stats = PackChecker(pack, results).run()
+        return [d for r in results for d in r.diagnostics] + [positions.resolve(d) for d in cross], pack_stats
     summary = cache.load(pack.root, "pack")
     prints = _fingerprints(pack, summary.get("files", {}))
     pack_key = hashlib.blake2b(json.dumps(sorted((k, v["hash"]) for k, v in prints.items())).encode(),

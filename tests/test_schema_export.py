@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 
 from engine import resources, schema_check
@@ -83,6 +84,8 @@ def test_exported_copies_give_the_same_verdict_as_the_source_schemas(exported):
         ours = not schema_check.validate(data, "x.yaml", 0)
         theirs = document.is_valid(data)
         assert ours == theirs, data
+        if data.get("kind") in kinds:   # the fast path agrees with jsonschema, document by document
+            assert schema_check.is_valid(data["kind"], data) == ours, data
         if data.get("kind") in kinds:
             assert kinds[data["kind"]].is_valid(data) == ours, data
         valid, invalid = valid + ours, invalid + (not ours)
@@ -102,3 +105,23 @@ def test_content_files_name_their_schema():
         assert first.startswith("# yaml-language-server: $schema="), path
         target = (path.parent / first.split("=", 1)[1]).resolve()
         assert target.is_file(), (path, target)
+
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(
+    ["axe", "Axe", "forest", "player", "table", "deck", "placeholder", "1.0.0", "x y", "", "gain 1 vp"]))
+_value = st.recursive(_leaf, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                     st.dictionaries(st.sampled_from(["a", "vp", "min", "max"]),
+                                                                     inner, max_size=3)), max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(sorted(schema_check.kinds())), st.data())
+def test_fast_validator_agrees_with_jsonschema(kind, data):
+    """The fast path may only say "valid" when jsonschema does."""
+    properties = sorted(schema_check.inlined(f"{kind}.schema.json")["properties"])
+    document = data.draw(st.dictionaries(st.sampled_from(properties + ["extra"]), _value, max_size=6))
+    document["kind"] = kind
+    if data.draw(st.booleans()):
+        document.setdefault("id", "axe")
+        document.setdefault("name", "Axe")
+    assert schema_check.is_valid(kind, document) == schema_check.validator(kind).is_valid(document)
