@@ -344,7 +344,7 @@ class PackChecker:
             needed = cycle[-2] if len(cycle) > 1 else start
             reqs = cards[start].get("requires") or []
             path = ("requires", reqs.index(needed)) if needed in reqs else ("requires",)
-            self.add("G002", "prerequisites form a cycle: " + " -> ".join(reversed(cycle)), file, index, path,
+            self.add("G002", "prerequisites form a cycle: " + " -> ".join(reversed(cycle)) + " (each requires the next)", file, index, path,
                      "a card cannot require, even indirectly, itself; remove one link of the cycle")
         available = techgraph.reachable(graph)
         for card_id in sorted(cards):
