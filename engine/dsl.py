@@ -96,14 +96,9 @@ _EXAMPLES = {
 }
 
 
-@lru_cache(maxsize=1)
-def _example_labels():
-    return _EXAMPLES
-
-
 def _label_for(exc: UnexpectedInput, text: str, start: str) -> str | None:
     try:
-        return exc.match_examples(lambda t: parser().parse(t, start=start), _example_labels(),
+        return exc.match_examples(lambda t: parser().parse(t, start=start), _EXAMPLES,
                                   use_accepts=True)
     except Exception:  # noqa: BLE001 -- matching is best effort; the plain message stays
         return None
@@ -655,8 +650,3 @@ def compile_text(text: str, mode: str, symbols: Symbols, locals_=None):
     if problem is not None:
         return None, [problem]
     return ir, check(ir, mode, symbols, locals_)
-
-
-def caret_excerpt(source_line: str, col: int, width: int = 1) -> str:
-    """The source line and a caret under column `col` (1-based), for text output."""
-    return f"{source_line}\n{' ' * (col - 1)}{'^' * max(width, 1)}"

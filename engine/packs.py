@@ -22,12 +22,14 @@ class PackFiles:
         return self.root / MANIFEST
 
 
-def _yaml_files(folder: Path) -> list[Path]:
+def _yaml_files(folder: Path, *, own_only: bool = False) -> list[Path]:
+    """YAML files under `folder`; with `own_only`, not those of packs nested inside it."""
     found = []
     for current, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        found.extend(Path(current) / f for f in sorted(files) if f.endswith(YAML_SUFFIXES)
-                     and not f.startswith("."))
+        here = Path(current)
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
+                         and not (own_only and (here / d / MANIFEST).is_file()))
+        found.extend(here / f for f in sorted(files) if f.endswith(YAML_SUFFIXES) and not f.startswith("."))
     return found
 
 
@@ -52,13 +54,7 @@ def resolve_target(target: str) -> Path | None:
 
 def pack_files(root: Path) -> list[Path]:
     """The YAML files of one pack: its folder, less any nested pack folders."""
-    found = []
-    for current, dirs, files in os.walk(root):
-        here = Path(current)
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
-                         and not (here / d / MANIFEST).is_file())
-        found.extend(here / f for f in sorted(files) if f.endswith(YAML_SUFFIXES) and not f.startswith("."))
-    return found
+    return _yaml_files(root, own_only=True)
 
 
 def _deepest_root(path: Path, roots: set[Path]) -> Path | None:

@@ -13,8 +13,6 @@ from functools import lru_cache
 
 import fastjsonschema
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from . import resources
 from .diagnostics import Diagnostic
@@ -27,13 +25,6 @@ def schema_files() -> dict[str, dict]:
     """file name -> schema, for every schema of the project."""
     folder = resources.root("schemas")
     return {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.schema.json"))}
-
-
-@lru_cache(maxsize=1)
-def registry() -> Registry:
-    return Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
-        for schema in schema_files().values())
 
 
 @lru_cache(maxsize=1)

@@ -37,10 +37,6 @@ class Document:
     data: object
     node: yaml.Node | None     # the composed node, for positions; None when loaded from the cache
 
-    @property
-    def line(self) -> int:
-        return self.node.start_mark.line + 1 if self.node is not None else 1
-
 
 @dataclass
 class LoadedFile:
