@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     lint.add_argument("--cache-dir", help="where the cache lives (default: .knap_cache)")
     lint.add_argument("--output", "-o", help="write the report to a file instead of standard output")
+    lint.add_argument("--exclude", metavar="GLOBS", help="skip folders or files matching these comma-separated "
+                      "globs when scanning folders (added to `exclude` in pyproject.toml)")
     lint.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes for large packs (default: cores)")
 
     schema = sub.add_parser("schema", help="JSON Schemas for editors")
@@ -149,7 +151,8 @@ def _lint(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         print("knap: --jobs needs a number of at least 1", file=sys.stderr)
         return EXIT_USAGE
-    result = lint.lint(targets, cache_dir, args.jobs)
+    exclude = [g.strip() for g in (args.exclude or "").split(",") if g.strip()] + list(config.get("exclude", []))
+    result = lint.lint(targets, cache_dir, args.jobs, exclude, Path(config.get("_root", ".")))
     diags = [d for d in result.diagnostics
              if (not select or any(d.code.startswith(c) for c in select))
              and not any(d.code.startswith(c) for c in ignore)]

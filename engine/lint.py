@@ -4,6 +4,7 @@ reuses its whole result.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -117,9 +118,14 @@ class Cache:
 
 
 # ------------------------------------------------------------------------------ entry point
-def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = None) -> LintResult:
-    """Lint `paths`; `jobs` caps the worker processes for large packs (default: one per core)."""
+def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = None,
+         exclude: list[str] = (), base: Path | None = None) -> LintResult:
+    """Lint `paths`; `jobs` caps the worker processes for large packs (default: one per core);
+    `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip."""
     packs, loose, only = discover(paths)
+    if exclude:
+        packs = [p for p in packs if not _excluded(p.root, exclude, base)]
+        loose = [f for f in loose if not _excluded(f, exclude, base)]
     cache = Cache(cache_dir)
     positions = Positions()
     diagnostics: list[Diagnostic] = []
@@ -145,6 +151,17 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         diagnostics = [d for d in diagnostics if d.file in wanted]
     diagnostics = sorted(apply_suppressions(diagnostics, positions), key=lambda d: d.sort_key)
     return LintResult(diagnostics, stats, count)
+
+
+def _excluded(path: Path, patterns, base: Path | None) -> bool:
+    """Whether `path` or one of its folders matches an exclude pattern (`tests/bad_content`, `*/drafts`)."""
+    root = (base or Path.cwd()).resolve()
+    try:
+        relative = path.resolve().relative_to(root)
+    except ValueError:
+        return False
+    candidates = [relative, *relative.parents][:-1]
+    return any(fnmatch.fnmatch(c.as_posix(), pattern.rstrip("/")) for c in candidates for pattern in patterns)
 
 
 def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:

@@ -221,3 +221,12 @@ def test_a_bug_in_one_pack_is_reported_and_the_others_still_linted(make_pack, kn
     code, out, _ = knap("lint", tmp_path, "--no-cache", "--format", "json")
     found = {(d["code"], d["file"].split("/")[-2]) for d in json.loads(out)["diagnostics"]}
     assert code == 2 and ("E000", "other") in found and ("S002", good.name) in found
+
+
+def test_exclude_globs_skip_folders(make_pack, knap, tmp_path, monkeypatch):
+    make_pack({"cards.yaml": CARD + "colour: red\n"})
+    monkeypatch.chdir(tmp_path)
+    assert knap("lint", ".", "--no-cache")[0] == 1
+    assert knap("lint", ".", "--no-cache", "--exclude", "dem*")[0] == 0
+    (tmp_path / "pyproject.toml").write_text('[tool.knap.lint]\nexclude = ["demo"]\n')
+    assert knap("lint", ".", "--no-cache")[0] == 0
