@@ -124,8 +124,9 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip."""
     packs, loose, only = discover(paths)
     if exclude:
-        packs = [p for p in packs if not _excluded(p.root, exclude, base)]
-        loose = [f for f in loose if not _excluded(f, exclude, base)]
+        targets = [p.resolve() for p in paths]
+        packs = [p for p in packs if not _excluded(p.root, exclude, base, targets)]
+        loose = [f for f in loose if not _excluded(f, exclude, base, targets)]
     cache = Cache(cache_dir)
     positions = Positions()
     diagnostics: list[Diagnostic] = []
@@ -153,15 +154,23 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     return LintResult(diagnostics, stats, count)
 
 
-def _excluded(path: Path, patterns, base: Path | None) -> bool:
-    """Whether `path` or one of its folders matches an exclude pattern (`tests/bad_content`, `*/drafts`)."""
+def _excluded(path: Path, patterns, base: Path | None, targets: list[Path]) -> bool:
+    """Whether `path`, or a folder between it and the target it was found under, matches an exclude
+    pattern (`tests/bad_content`, `*/drafts`). What was named on the command line is never excluded."""
     root = (base or Path.cwd()).resolve()
-    try:
-        relative = path.resolve().relative_to(root)
-    except ValueError:
+    path = path.resolve()
+    if path in targets:
         return False
-    candidates = [relative, *relative.parents][:-1]
-    return any(fnmatch.fnmatch(c.as_posix(), pattern.rstrip("/")) for c in candidates for pattern in patterns)
+    above = next((t for t in targets if path.is_relative_to(t)), None)
+    candidates = [p for p in [path, *path.parents] if above is None or (p.is_relative_to(above) and p != above)]
+    for candidate in candidates:
+        try:
+            relative = candidate.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if any(fnmatch.fnmatch(relative, pattern.rstrip("/")) for pattern in patterns):
+            return True
+    return False
 
 
 def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:

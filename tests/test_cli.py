@@ -230,3 +230,11 @@ def test_exclude_globs_skip_folders(make_pack, knap, tmp_path, monkeypatch):
     assert knap("lint", ".", "--no-cache", "--exclude", "dem*")[0] == 0
     (tmp_path / "pyproject.toml").write_text('[tool.knap.lint]\nexclude = ["demo"]\n')
     assert knap("lint", ".", "--no-cache")[0] == 0
+
+
+def test_a_folder_named_on_the_command_line_is_linted_even_if_excluded(make_pack, knap, tmp_path, monkeypatch):
+    make_pack({"cards.yaml": CARD + "colour: red\n"})
+    (tmp_path / "pyproject.toml").write_text('[tool.knap.lint]\nexclude = ["demo"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert knap("lint", "demo", "--no-cache")[0] == 1
+    assert knap("lint", ".", "--no-cache")[0] == 0
