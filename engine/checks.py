@@ -148,7 +148,8 @@ class PackChecker:
         if self.manifest is not None and self.manifest.get("id") and \
                 self.manifest["id"].replace("_", "-") != self.pack.root.name.replace("_", "-"):
             self.add("P004", f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
-                     *self.manifest_at, ("id",), f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
+                     *self.manifest_at, ("id",),
+                     f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
         self.bases = self.find_bases()
         symbols = self.collect_ids()
         self.check_references(symbols)
@@ -217,7 +218,7 @@ class PackChecker:
                 for group in ("stats", "refs"):
                     if isinstance(data.get(group), dict):
                         symbols.card_stats.update(data[group].keys())
-        for file, index, data in self.docs:
+        for _, _, data in self.docs:
             if data["kind"] == "card":
                 for tag in data.get("tags") or []:
                     symbols.ids.setdefault(tag, "tag")
@@ -252,11 +253,12 @@ class PackChecker:
         close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
         hint = f"did you mean `{close[0]}`?" if close else f"define a {target} with `id: {name}`"
         if target == "prerequisite":
-            self.add("G001", f"the prerequisite `{name}` is not a card of this pack", file, index, path, hint, at_key=at_key)
+            code, message = "G001", f"the prerequisite `{name}` is not a card of this pack"
         elif category is not None:
-            self.add("R001", f"`{name}` is a {category}, but a {target} is expected here", file, index, path, hint, at_key=at_key)
+            code, message = "R001", f"`{name}` is a {category}, but a {target} is expected here"
         else:
-            self.add("R001", f"unknown {target if target != 'any' else 'id'} `{name}`", file, index, path, hint, at_key=at_key)
+            code, message = "R001", f"unknown {target if target != 'any' else 'id'} `{name}`"
+        self.add(code, message, file, index, path, hint, at_key=at_key)
 
     def check_dsl(self, symbols: dsl.Symbols):
         """Names, arity and types of the texts each file parsed (syntax errors were reported there)."""
@@ -344,7 +346,8 @@ class PackChecker:
             needed = cycle[-2] if len(cycle) > 1 else start
             reqs = cards[start].get("requires") or []
             path = ("requires", reqs.index(needed)) if needed in reqs else ("requires",)
-            self.add("G002", "prerequisites form a cycle: " + " -> ".join(reversed(cycle)) + " (each requires the next)", file, index, path,
+            chain = " -> ".join(reversed(cycle))
+            self.add("G002", f"prerequisites form a cycle: {chain} (each requires the next)", file, index, path,
                      "a card cannot require, even indirectly, itself; remove one link of the cycle")
         available = techgraph.reachable(graph)
         for card_id in sorted(cards):
@@ -360,7 +363,7 @@ class PackChecker:
                      file, index, ("requires",), "fix the cycle or the requirement upstream")
 
     def count_stats(self):
-        for file, index, data in self.docs:
+        for _, _, data in self.docs:
             self.stats.documents[data["kind"]] += 1
             if data["kind"] == "card":
                 self.stats.cards += 1

@@ -470,10 +470,8 @@ class Checker:
             if param.required and prep not in seen:
                 self.problem("D003", f"`{name}` needs a `{prep}` part ({param.name})", at,
                              f"for example: {verb.example}")
-        bound_type = {"draw": "cards", "ask": "bool", "invite": "players", "pay_cost": "cards", "oracle": "any", "roll": "any",
-                      "choose": "any", "bid": "any"}.get(name, "any")
         for binding in bindings:
-            self.scope[binding] = bound_type
+            self.scope[binding] = verb.binds
 
     @staticmethod
     def _count(params):

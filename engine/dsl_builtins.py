@@ -28,6 +28,7 @@ class Verb:
     clauses: dict[str, Param] = field(default_factory=dict)
     example: str = ""
     decision: bool = False      # the runtime must ask someone (a player, chance or an oracle)
+    binds: str = "any"          # the type of the name it binds with `as`
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          (_p("amount", "number"),), {"from": _p("source", "zone"), "to": _p("target", "zone", False),
                                       "at": _p("slot", "number", False), "for": _FOR,
                                       "as": _p("binding", "name", False)},
-         "draw 1 from forest to hand as found"),
+         "draw 1 from forest to hand as found", binds="cards"),
     Verb("take", "Take chosen cards into a zone.",
          (_p("cards", "cards"),), {"to": _p("target", "zone", False), "for": _FOR},
          "take picked to hand"),
@@ -103,10 +104,10 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "choose 1 from [forest, river] as terrain", decision=True),
     Verb("ask", "Ask a player a yes/no question; binds the answer.",
          (_p("player", "player"), _p("question", "text")), {"as": _p("binding", "name")},
-         "ask me \"Hunt it?\" as hunting", decision=True),
+         "ask me \"Hunt it?\" as hunting", decision=True, binds="bool"),
     Verb("invite", "Invite players to join; each accepts or refuses; binds those who accepted.",
          (_p("players", "players"),), {"with": _p("offer", "any", False), "as": _p("binding", "name")},
-         "invite opponents with \"share the loot\" as helpers", decision=True),
+         "invite opponents with \"share the loot\" as helpers", decision=True, binds="players"),
     Verb("bid", "Every player of a group secretly chooses an amount at once; binds the bids.",
          (_p("players", "players"),), {"from": _p("counter", "counter"), "as": _p("binding", "name")},
          "bid players from meals as bids", decision=True),
@@ -126,7 +127,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "cards stand for any one item. Binds the cards paid, in cost order, the cards covering the last item "
          "last.", (_p("cost", "any"),), {"from": _p("source", "zone"), "with": _p("joker", "any", False),
                                         "as": _p("binding", "name")},
-         "pay_cost tech.cost from hand(me) with [wood, 3] as paid", decision=True),
+         "pay_cost tech.cost from hand(me) with [wood, 3] as paid", decision=True, binds="cards"),
     Verb("end_turn", "End the current player's turn now.", (), {}, "end_turn"),
     Verb("end_game", "Trigger the end of the game (its end rule says what happens next).",
          (), {"by": _p("player", "player", False)}, "end_game by me"),

@@ -231,7 +231,7 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         if rule == "required":
             missing = [name for name in err.validator_value if not (isinstance(value, dict) and name in value)]
             for name in missing:
-                prop, _ = _resolve(err.schema.get("properties", {}).get(name, {}), schema_files()[f"{kind}.schema.json"])
+                prop = err.schema.get("properties", {}).get(name, {})   # inlined: no references left
                 hint = prop.get("description", "")
                 example = prop.get("examples", [None])[0]
                 if example is not None and not isinstance(example, (dict, list)):
