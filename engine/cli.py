@@ -156,7 +156,6 @@ def _lint(args) -> int:
     diags = [d for d in result.diagnostics
              if (not select or any(d.code.startswith(c) for c in select))
              and not any(d.code.startswith(c) for c in ignore)]
-    positions = lint.Positions()
     if args.format == "json":
         _write(report.as_json(diags, result.stats if args.stats else None, result.files), args.output)
     elif args.format == "github":
@@ -165,7 +164,7 @@ def _lint(args) -> int:
         _write(report.sarif(diags), args.output)
     else:
         color = sys.stdout.isatty() and not args.output and not os.environ.get("NO_COLOR")
-        _write(report.text(diags, positions.source_lines, color), args.output)
+        _write(report.text(diags, result.positions.source_lines, color), args.output)
         if args.stats:
             _print_stats(result.stats)
         if not diags and not args.output:
@@ -216,7 +215,7 @@ def _graph(args) -> int:
     sys.stdout.write(renderer(graph))
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
-        print(report.text(errors, lint.Positions().source_lines), file=sys.stderr)
+        print(report.text(errors, result.positions.source_lines), file=sys.stderr)
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

@@ -27,6 +27,7 @@ class LintResult:
     diagnostics: list[Diagnostic]
     stats: list          # PackStats, one per pack
     files: int
+    positions: "Positions"   # the source lines already read, for quoting them in reports
 
 
 # ------------------------------------------------------------------------------ positions
@@ -151,7 +152,7 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         wanted = {display(p) for p in only}
         diagnostics = [d for d in diagnostics if d.file in wanted]
     diagnostics = sorted(apply_suppressions(diagnostics, positions), key=lambda d: d.sort_key)
-    return LintResult(diagnostics, stats, count)
+    return LintResult(diagnostics, stats, count, positions)
 
 
 def _excluded(path: Path, patterns, base: Path | None, targets: list[Path]) -> bool:
