@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from . import dsl, schema_check, suppressions, techgraph
 from .diagnostics import Diagnostic
-from .packs import PackFiles, pack_files, display, find_pack
+from .packs import PackFiles, display, find_pack, pack_documents
 from .stats import PROVENANCE, PackStats
-from .yamlload import LoadedFile, load_file, position, text_position
+from .yamlload import LoadedFile, position, text_position
 
 
 @dataclass
@@ -177,8 +177,7 @@ class PackChecker:
                 if base.resolve() in seen:
                     continue
                 seen.add(base.resolve())
-                base_docs = [(str(path), doc.index, doc.data) for path in pack_files(base)
-                             for doc in load_file(str(path)).documents]
+                base_docs = pack_documents(base)
                 documents.extend(base_docs)
                 base_manifest = next((d for _, _, d in base_docs if d.get("kind") == "pack"), None)
                 pending.append((base, base_manifest, False))

@@ -198,14 +198,14 @@ def _schema_export(args) -> int:
 
 def _graph(args) -> int:
     from . import lint, report, techgraph
-    from .packs import resolve_target
+    from .packs import pack_cards, resolve_target
 
     target = resolve_target(args.pack)
     if target is None or not (target / "pack.yaml").is_file():
         print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
         return EXIT_USAGE
     result = lint.lint([target], None)
-    cards = lint.pack_cards(target)
+    cards = pack_cards(target)
     graph = techgraph.build(cards)
     if not args.all:
         graph = techgraph.involved(graph)

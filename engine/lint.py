@@ -17,7 +17,7 @@ from .diagnostics import INTERNAL, Diagnostic
 from .packs import PackFiles, discover, display
 from .stats import PackStats
 from .suppressions import apply_suppressions
-from .yamlload import MAX_FILE_BYTES, LoadedFile, load_bytes, oversize
+from .yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
 
 CACHE_FORMAT = 1
 
@@ -48,7 +48,7 @@ class Positions:
             if loaded is not None and loaded.text:
                 text = loaded.text
             else:
-                raw = _read_regular(path)
+                raw = read_regular(path)
                 text = raw.decode("utf-8", "replace") if raw is not None and len(raw) <= MAX_FILE_BYTES else ""
             self.lines[path] = text.splitlines()
         return self.lines[path]
@@ -58,7 +58,7 @@ class Positions:
             return diag
         loaded = self.loaded.get(diag.file)
         if loaded is None:
-            loaded = self.loaded[diag.file] = _load_path(diag.file)
+            loaded = self.loaded[diag.file] = load_file(diag.file)
         from .checks import locate
         return locate(diag, loaded, self.source_lines(diag.file))
 
@@ -247,7 +247,7 @@ def _check_files(paths: list[str], positions: Positions, jobs: int | None):
     workers = min(jobs or os.cpu_count() or 1, 8)
     if len(paths) < PARALLEL_FROM or workers < 2:
         for shown in paths:
-            loaded = _load_path(shown)
+            loaded = load_file(shown)
             positions.remember(loaded)
             yield _checked(loaded)
         return
@@ -265,52 +265,9 @@ def _check_files(paths: list[str], positions: Positions, jobs: int | None):
 
 
 def _check_path(shown: str):
-    return _checked(_load_path(shown))
+    return _checked(load_file(shown))
 
 
 def _checked(loaded: LoadedFile):
     from .checks import check_file
     return check_file(loaded)
-
-
-def _read_regular(path: str) -> bytes | None:
-    """At most one byte past the size limit of a regular file (enough to tell it is too large); None for
-    anything else, since a FIFO or a device would block or never end."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    except OSError:
-        return None
-
-
-def _load_path(shown: str) -> LoadedFile:
-    raw = _read_regular(shown)
-    if raw is None:
-        return LoadedFile(shown, "", [], [Diagnostic("P003", "cannot read this as a regular file", shown, 1, 1,
-                                                     "packs hold plain, readable files only")])
-    if len(raw) > MAX_FILE_BYTES:
-        return oversize(shown, os.path.getsize(shown))
-    return load_bytes(raw, shown)
-
-
-def pack_documents(root: Path) -> list[tuple[str, int, dict]]:
-    """Every mapping document of a pack, as (file, index, data); broken files contribute nothing."""
-    packs, _, _ = discover([root])
-    found = []
-    for pack in packs:
-        if pack.root != root.resolve():
-            continue
-        for path in pack.files:
-            loaded = _load_path(display(path))
-            found.extend((loaded.path, doc.index, doc.data) for doc in loaded.documents)
-    return found
-
-
-def pack_cards(root: Path) -> dict[str, dict]:
-    cards = {}
-    for _, _, data in pack_documents(root):
-        if data.get("kind") == "card" and isinstance(data.get("id"), str):
-            cards.setdefault(data["id"], data)
-    return cards

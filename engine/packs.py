@@ -43,9 +43,12 @@ def pack_root_of(path: Path) -> Path | None:
 def resolve_target(target: str) -> Path | None:
     """A path as given, or the id of a built-in pack (`my-game` or `my_game`)."""
     path = Path(target)
-    if path.exists():
-        return path
-    for candidate in (target, target.replace("_", "-"), target.replace("-", "_")):
+    return path if path.exists() else _builtin(target)
+
+
+def _builtin(pack_id: str) -> Path | None:
+    """A built-in pack by id, `-` and `_` alike."""
+    for candidate in (pack_id, pack_id.replace("_", "-"), pack_id.replace("-", "_")):
         builtin = resources.builtin_pack(candidate)
         if builtin is not None:
             return builtin
@@ -71,7 +74,7 @@ def find_pack(pack_id: str, near: Path) -> Path | None:
     for sibling in sorted(near.parent.iterdir()) if near.parent.is_dir() else []:
         if sibling.name.replace("-", "_") == wanted and (sibling / MANIFEST).is_file():
             return sibling
-    return resources.builtin_pack(pack_id) or resources.builtin_pack(pack_id.replace("_", "-"))
+    return _builtin(pack_id)
 
 
 def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:
@@ -134,3 +137,22 @@ def _remember_cwd() -> str:
     cwd = os.getcwd()
     _CWD[:] = [cwd.rstrip(os.sep) + os.sep, cwd]
     return _CWD[0]
+
+
+def pack_documents(root: Path) -> list[tuple[str, int, dict]]:
+    """Every mapping document of the pack at `root`, as (file, index, data); broken files contribute nothing."""
+    from .yamlload import load_file
+    found = []
+    for path in pack_files(root):
+        loaded = load_file(display(path))
+        found.extend((loaded.path, doc.index, doc.data) for doc in loaded.documents)
+    return found
+
+
+def pack_cards(root: Path) -> dict[str, dict]:
+    """The card documents of a pack by id (the first one when an id repeats)."""
+    cards = {}
+    for _, _, data in pack_documents(root):
+        if data.get("kind") == "card" and isinstance(data.get("id"), str):
+            cards.setdefault(data["id"], data)
+    return cards

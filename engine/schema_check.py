@@ -77,35 +77,16 @@ def inlined(file_name: str) -> dict:
     return schema
 
 
-def _resolve(schema: dict, root: dict) -> tuple[dict, dict]:
-    """Follow `$ref`s (within the project's schemas) to the schema they name, and the file it is in."""
-    seen = 0
-    while "$ref" in schema and seen < 20:
-        target = schema["$ref"]
-        file_part, _, pointer = target.partition("#")
-        doc = schema_files()[file_part] if file_part else root
-        node = doc
-        for part in filter(None, pointer.split("/")):
-            node = node[part]
-        merged = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**node, **merged}
-        root = doc
-        seen += 1
-    return schema, root
-
-
 @lru_cache(maxsize=None)
 def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
     """(path pattern, role, value) for every annotated field of a kind: role `dsl` (value: effect,
     condition or expression), `ref` (value: the id's category) or `refkey` (the keys are ids).
     `*` in a pattern stands for any key or index."""
-    root = schema_files()[f"{kind}.schema.json"]
     found: list[tuple[tuple, str, str]] = []
 
-    def walk(schema, path, depth, here):
+    def walk(schema, path, depth):
         if depth > 6 or not isinstance(schema, dict):
             return
-        schema, here = _resolve(schema, here)
         if "x-dsl" in schema:
             found.append((path, "dsl", schema["x-dsl"]))
         if "x-ref" in schema:
@@ -114,13 +95,13 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
         if isinstance(names, dict) and "x-ref" in names:
             found.append((path, "refkey", names["x-ref"]))
         for key, sub in schema.get("properties", {}).items():
-            walk(sub, path + (key,), depth + 1, here)
+            walk(sub, path + (key,), depth + 1)
         if isinstance(schema.get("items"), dict):
-            walk(schema["items"], path + ("*",), depth + 1, here)
+            walk(schema["items"], path + ("*",), depth + 1)
         if isinstance(schema.get("additionalProperties"), dict):
-            walk(schema["additionalProperties"], path + ("*",), depth + 1, here)
+            walk(schema["additionalProperties"], path + ("*",), depth + 1)
 
-    walk(root, (), 0, root)
+    walk(inlined(f"{kind}.schema.json"), (), 0)   # no references left to follow
     return tuple(found)
 
 

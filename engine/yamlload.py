@@ -9,6 +9,7 @@ path only when a diagnostic needs it.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 
 import yaml
@@ -260,16 +261,26 @@ def _yaml_hint(problem: str, context: str | None) -> str:
     return "check indentation, quotes and brackets around this position"
 
 
-def load_file(path: str) -> LoadedFile:
-    """Read and parse one file, with size and encoding checks before any parsing."""
+def read_regular(path: str) -> bytes | None:
+    """At most one byte past the size limit of a regular file (enough to tell it is too large); None for
+    anything else, since a FIFO or a device would block or never end."""
     try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        return LoadedFile(path, "", [], [Diagnostic("P003", f"cannot read the file: {exc.strerror}", path, 1, 1)])
-    if size > MAX_FILE_BYTES:
-        return oversize(path, size)
-    with open(path, "rb") as handle:
-        raw = handle.read()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+
+
+def load_file(path: str) -> LoadedFile:
+    """Read and parse one file, with type, size and encoding checks before any parsing."""
+    raw = read_regular(path)
+    if raw is None:
+        return LoadedFile(path, "", [], [Diagnostic("P003", "cannot read this as a regular file", path, 1, 1,
+                                                    "packs hold plain, readable files only")])
+    if len(raw) > MAX_FILE_BYTES:
+        return oversize(path, os.path.getsize(path))
     return load_bytes(raw, path)
 
 

@@ -8,7 +8,7 @@ import networkx as nx
 import pytest
 
 from engine import resources, techgraph
-from engine.lint import pack_documents
+from engine.packs import pack_documents
 
 PACK = resources.builtin_pack("cro-magnon")
 
