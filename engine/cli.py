@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     graph.add_argument("pack", help="a pack folder or built-in pack id")
     graph.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
     graph.add_argument("--all", action="store_true", help="include cards without prerequisites")
+
+    from . import play_cli
+    play_cli.add_commands(sub)
     return parser
 
 
@@ -91,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
             return _schema_export(args)
         if args.command == "graph":
             return _graph(args)
+        if args.command in ("play", "sim", "replay"):
+            from . import play_cli
+            return getattr(play_cli, args.command)(args)
         parser.print_help()
         return EXIT_USAGE
     except SystemExit as exc:

@@ -1,0 +1,61 @@
+"""Players that are not people at the table: they all speak the decision protocol and see only views.
+
+`act(view, legal, model)` returns one of the legal option keys. `model()` gives a copy of the game
+as the agent's player could imagine it (what they cannot see re-randomised), for agents that look
+ahead; it is never the real game.
+"""
+from __future__ import annotations
+
+import random
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, view, legal, model=None):
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyAgent:
+    """Tries each option on an imagined copy of the game, plays the rest of its own decisions at random,
+    and keeps the option whose "if the game ended now" score (the pack's own end scoring) is best."""
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, rollout_steps: int = 40):
+        self.rng = random.Random(seed)
+        self.rollout_steps = rollout_steps
+
+    def act(self, view, legal, model=None):
+        if model is None or len(legal) == 1:
+            return legal[self.rng.randrange(len(legal))]
+        me = view["you"]
+        best, best_value = [], None
+        for option in legal:
+            game = model()
+            game.apply(option, me)
+            self._rollout(game, me)
+            value = game.projected_margin(me)
+            if best_value is None or value > best_value:
+                best, best_value = [option], value
+            elif value == best_value:
+                best.append(option)
+        return best[self.rng.randrange(len(best))]
+
+    def _rollout(self, game, me):
+        for _ in range(self.rollout_steps):
+            decision = game.decision
+            if decision is None or decision.players != [me]:
+                return
+            game.apply(decision.legal[self.rng.randrange(len(decision.legal))], me)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make(name: str, seed: int):
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent `{name}`; agents: {', '.join(AGENTS)}")
+    return AGENTS[name](seed)

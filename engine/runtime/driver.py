@@ -1,0 +1,203 @@
+"""The turn structure every pack shares: setup, turns of actions, end conditions, final scoring.
+
+Packs say what happens at each point (phases `when: setup | turn_start | ...`, actions with costs
+and limits, end rules, scoring); this module only says when those points come. It runs between
+effects, when the effect stack is empty, and moves `state["stage"]` along.
+"""
+from __future__ import annotations
+
+from .compiler import ContentError
+from .game import END_TURN, Ctx
+
+
+def step(g) -> None:
+    state = g.state
+    stage = state["stage"]
+    if stage == "setup":
+        _push_phases(g, ["setup", "game_start"], state["players"][0])
+        state["stage"] = "next"
+        state["turn"]["number"] = 0
+    elif stage == "main":
+        _main(g)
+    elif stage == "turn_end":
+        _push_phases(g, ["turn_end"], state["turn"]["player"])
+        state["stage"] = "round_end"
+    elif stage == "round_end":
+        state["stage"] = "next"
+        if state["turn"]["player"] == state["players"][-1]:
+            _push_phases(g, ["round_end"], state["turn"]["player"])
+    elif stage == "next":
+        _next_turn(g)
+    elif stage == "game_end":
+        _push_phases(g, ["game_end"], state["turn"]["player"])
+        for scoring in reversed(g.rules.scorings):
+            if scoring.get("when", "game_end") == "game_end" and scoring.get("effect"):
+                g.push(f"scoring/{scoring['id']}/effect", state["turn"]["player"])
+        state["stage"] = "result"
+    elif stage == "result":
+        _result(g)
+    else:  # pragma: no cover
+        raise ContentError(f"unknown stage {stage}")
+
+
+def _push_phases(g, whens, me):
+    frames = []
+    for when in whens:
+        for phase in g.rules.phases.get(when, []):
+            if phase.get("effect"):
+                frames.append(f"phase/{phase['id']}/effect")
+    for key in reversed(frames):
+        g.push(key, me)
+
+
+def _next_turn(g):
+    state = g.state
+    _check_end(g)
+    if state["stage"] != "next":
+        return
+    turn = state["turn"]
+    ending = state["ending"]
+    if ending is not None:
+        if not ending["queue"]:
+            state["stage"] = "game_end"
+            return
+        player = ending["queue"].pop(0)
+    elif turn["number"] == 0:
+        player = state["players"][0]
+    else:
+        if turn["number"] >= state["max_turns"]:
+            state["ending"] = {"rule": "turn_limit", "by": None, "queue": []}
+            g.log("The turn limit is reached")
+            state["stage"] = "game_end"
+            return
+        order = state["players"]
+        player = order[(order.index(turn["player"]) + 1) % len(order)]
+    state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "ending": False}
+    for flags in state["flags"].values():
+        flags.pop("$turn", None)
+    g.log(f"Turn {state['turn']['number']}: {player}")
+    state["stage"] = "main"
+    _push_phases(g, ["turn_start"], player)
+    if player == state["players"][0]:
+        _push_phases(g, ["round_start"], player)
+
+
+def _main(g):
+    state = g.state
+    turn = state["turn"]
+    attempt = state["attempt"]
+    if attempt is not None:                      # an action has just been carried out
+        state["attempt"] = None
+        state["dead"] = []
+        turn["acted"] = True
+        if g.rules.actions.get(attempt["action"], {}).get("whole_turn"):
+            turn["ending"] = True
+    _check_end(g)
+    if state["stage"] != "main":
+        return
+    if turn["ending"]:
+        state["stage"] = "turn_end"
+        return
+    me = turn["player"]
+    options = [a for a in g.rules.actions if _offered(g, a, me)] + [END_TURN]
+    g._ask({"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn", "options": options})
+
+
+def _offered(g, action_id, me) -> bool:
+    action = g.rules.actions[action_id]
+    if action.get("subroutine") or not action.get("effect"):
+        return False
+    state = g.state
+    turn = state["turn"]
+    if action.get("whole_turn") and turn["acted"]:
+        return False
+    limit = action.get("limit", "unlimited")
+    if limit == "once_per_turn" and turn["used"].get(action_id):
+        return False
+    if limit == "once_per_game" and state["used"][me].get(action_id):
+        return False
+    for counter, amount in (action.get("cost") or {}).items():
+        if g.counter(me, counter) < amount:
+            return False
+    key = f"action/{action_id}/available"
+    if key in g.rules.code:
+        return bool(g.rules.code[key](Ctx(g, {}, me, None)))
+    return True
+
+
+def start_action(g, action_id, pending, answer):
+    """Begin an action chosen from the turn's menu, keeping a copy of the state to return to if it
+    turns out to be impossible the way it is being done (see Game.fail)."""
+    state = g.state
+    me = state["turn"]["player"]
+    if action_id == END_TURN:
+        state["turn"]["ending"] = True
+        return
+    snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "attempt")}
+    snap["pending"] = pending
+    import marshal
+    snap = marshal.loads(marshal.dumps(snap))
+    snap["attempt"] = None
+    state["attempt"] = {"snap": snap, "log": len(state["log"]), "path": [answer], "action": action_id}
+    action = g.rules.actions[action_id]
+    for counter, amount in (action.get("cost") or {}).items():
+        g.set_counter(me, counter, g.counter(me, counter) - amount)
+    state["turn"]["used"][action_id] = state["turn"]["used"].get(action_id, 0) + 1
+    state["used"][me][action_id] = state["used"][me].get(action_id, 0) + 1
+    g.log(f"{me}: {action.get('name', action_id)}")
+    g.push(f"action/{action_id}/effect", me)
+
+
+def _check_end(g):
+    state = g.state
+    if state["ending"] is not None or state["stage"] in ("game_end", "result", "over"):
+        return
+    current = state["turn"]["player"]
+    for rule in g.rules.ends:
+        key = f"end/{rule['id']}/trigger"
+        if key not in g.rules.code:
+            continue
+        for player in g.players_from(current):
+            if not g.rules.code[key](Ctx(g, {}, player, None)):
+                continue
+            then = rule.get("then", "immediate")
+            order = g.players_from(player)
+            queue = []
+            if then == "last_turns_then_trigger_player":
+                queue = order[1:] + [player]
+                if player == current:
+                    state["turn"]["ending"] = True
+            elif then == "finish_round":
+                seats = state["players"]
+                queue = seats[seats.index(current) + 1:]
+            state["ending"] = {"rule": rule["id"], "by": player, "queue": queue, "then": then}
+            g.log(f"{player} triggers the end of the game ({rule.get('name', rule['id'])})")
+            if then == "immediate":
+                state["stack"].clear()
+                state["stage"] = "game_end"
+            return
+
+
+def _result(g):
+    state = g.state
+    ending = state["ending"] or {"rule": "declared", "by": None}
+    counter = g.rules.score_counter
+    scores = {p: g.counter(p, counter) for p in state["players"]} if counter else {}
+    rule = next((r for r in g.rules.ends if r["id"] == ending.get("rule")), {})
+    if state.get("declared") is not None:
+        winners = state["declared"]
+    elif rule.get("result") == "win" and ending.get("by"):
+        winners = [ending["by"]]
+    elif rule.get("result") == "loss" and ending.get("by"):
+        winners = [p for p in state["players"] if p != ending["by"]]
+    elif scores:
+        best = max(scores.values())
+        winners = [p for p in state["players"] if scores[p] == best]
+    else:
+        winners = []
+    state["result"] = {"winners": winners, "scores": scores, "reason": ending.get("rule"),
+                       "turns": state["turn"]["number"]}
+    state["stage"] = "over"
+    state["pending"] = None
+    g.log(f"The game ends. Winner(s): {', '.join(winners) or 'none'}"
+          + (f"; {counter}: " + ", ".join(f"{p} {v}" for p, v in scores.items()) if scores else ""))

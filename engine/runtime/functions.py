@@ -1,0 +1,191 @@
+"""The DSL's built-in functions and fields at run time, one entry per name of `engine/dsl_builtins.py`.
+
+Each function receives the evaluation context first (`c.g` is the game, `c.me` the acting player)
+and then its evaluated arguments. A test checks that every declared function has an entry here.
+"""
+from __future__ import annotations
+
+MAX_NUMBERS = 1000
+
+# Arguments (by position) that are bare words, not values: `sum(zone, vp)`, `flagged(done)`.
+NAME_ARGS = {"sum": (1,), "has": (1,), "flagged": (0,)}
+
+
+def _count(c, items):
+    return len(c.g.items_of(items))
+
+
+def _sum(c, items, stat=None):
+    if stat is None:
+        return sum(int(x or 0) for x in c.g.items_of(items))
+    getter = field_getter(stat)
+    return sum(int(getter(c.g, x) or 0) for x in c.g.items_of(items))
+
+
+def _numbers(c, low, high):
+    if high - low > MAX_NUMBERS:
+        raise ValueError(f"numbers({low}, {high}) would hold more than {MAX_NUMBERS} numbers")
+    return list(range(low, high + 1))
+
+
+def _without(c, items, item):
+    items = list(c.g.items_of(items))
+    if item in items:
+        items.remove(item)
+    return items
+
+
+def _last(c, items):
+    items = c.g.items_of(items)
+    return items[-1] if items else None
+
+
+def _first(c, items):
+    items = c.g.items_of(items)
+    return items[0] if items else None
+
+
+def _top(c, zone):
+    cards = c.g.state["zones"][c.g.zone_key(zone, c.me)]
+    return cards[-1] if cards and cards[-1] is not None else None
+
+
+def _everyone(c, zone):
+    cards = []
+    for player in c.g.state["players"]:
+        cards.extend(x for x in c.g.state["zones"][f"{zone}:{player}"] if x is not None)
+    return cards
+
+
+def _owner(c, card):
+    return c.g.owner_of(card)
+
+
+def _has(c, card, tag):
+    return tag in c.g.tags_of(card)
+
+
+def _contains(c, text, word):
+    return str(word).lower() in str(text or "").lower()
+
+
+def _requires_met(c, card, zone):
+    if card is None:
+        return False
+    memo = c.memo
+    held = memo.get(("held", zone)) if memo is not None else None
+    if held is None:
+        held = {c.g.rules.instances[x] for x in _everyone(c, zone)}
+        if memo is not None:
+            memo[("held", zone)] = held
+    return all(need in held for need in c.g.card_def(card).get("requires") or [])
+
+
+def _requires_held(c, card, player, zone):
+    if card is None:
+        return 0
+    held = {c.g.rules.instances[x] for x in c.g.state["zones"][f"{zone}:{player}"] if x is not None}
+    return sum(1 for need in c.g.card_def(card).get("requires") or [] if need in held)
+
+
+def _lines_between(c, counter, low, high):
+    lines = c.g.counter_lines(counter)
+    a, b = c.g.counter(low, counter), c.g.counter(high, counter)
+    return sum(1 for line in lines if a < line <= b)
+
+
+def _flagged(c, flag, player=None):
+    return bool(c.g.state["flags"].get(player or c.me, {}).get(flag))
+
+
+def _next_player(c, player):
+    order = c.g.state["players"]
+    return order[(order.index(player) + 1) % len(order)]
+
+
+def _zone_of(c, card):
+    return c.g.state["loc"][card] if isinstance(card, int) else None
+
+
+def _slot(c, card):
+    if not isinstance(card, int):
+        return 0
+    zone = c.g.state["loc"][card]
+    if c.g.zone_def(zone).get("type") != "row":
+        return 0
+    return c.g.state["zones"][zone].index(card) + 1
+
+
+BUILTINS = {
+    "count": _count,
+    "sum": _sum,
+    "min": lambda c, *xs: min(int(x or 0) for x in xs),
+    "max": lambda c, *xs: max(int(x or 0) for x in xs),
+    "between": lambda c, low, high: {"between": [int(low), int(high)]},
+    "numbers": _numbers,
+    "without": _without,
+    "top": _top,
+    "last": _last,
+    "first": _first,
+    "empty": lambda c, items: not c.g.items_of(items),
+    "everyone": _everyone,
+    "owner": _owner,
+    "has": _has,
+    "contains": _contains,
+    "requires_met": _requires_met,
+    "requires_held": _requires_held,
+    "lines_between": _lines_between,
+    "flagged": _flagged,
+    "next_player": _next_player,
+    "zone_of": _zone_of,
+    "slot": _slot,
+}
+
+
+# ---------------------------------------------------------------- fields: card.X, player.X, zone.X
+_CARD_BUILTIN = {
+    "id": lambda g, n: g.rules.instances[n],
+    "name": lambda g, n: g.card_def(n).get("name"),
+    "type": lambda g, n: g.card_def(n).get("type"),
+    "tags": lambda g, n: list(g.card_def(n).get("tags") or []),
+    "deck": lambda g, n: g.card_def(n).get("deck"),
+    "cost": lambda g, n: list(g.card_def(n).get("cost") or []),
+    "requires": lambda g, n: list(g.card_def(n).get("requires") or []),
+    "orientation": lambda g, n: g.state["orient"][n],
+    "owner": lambda g, n: g.owner_of(n),
+}
+
+_ZONE_FIELDS = {
+    "id": lambda g, z: z.split(":")[0],
+    "discard": lambda g, z: g.zone_def(z).get("discard"),
+    "refill_from": lambda g, z: g.zone_def(z).get("refill_from"),
+    "size": lambda g, z: sum(1 for x in g.state["zones"][z] if x is not None),
+}
+
+
+def field_getter(name: str):
+    """A function (game, value) -> the field `name` of a card number, player, zone key or card id."""
+    card_builtin = _CARD_BUILTIN.get(name)
+    zone_field = _ZONE_FIELDS.get(name)
+
+    def get(g, value):
+        if value is None:
+            return None
+        if type(value) is int:
+            if card_builtin is not None:
+                return card_builtin(g, value)
+            return g.card_stat(g.rules.instances[value], name)
+        if isinstance(value, str):
+            if value in g.counters_of:
+                return g.counter(value, name)
+            zone = g.known_zone(value)
+            if zone is not None and zone_field is not None:
+                return zone_field(g, zone)
+            if value in g.rules.cards:
+                if name == "id":
+                    return value
+                if card_builtin is not None and name not in ("orientation", "owner"):
+                    return g.rules.cards[value].get(name)
+                return g.card_stat(value, name)
+        return None
+    return get

@@ -1,0 +1,629 @@
+"""One game in progress: plain-data state, the turn driver, the decision protocol and player views.
+
+The state (`Game.state`) is JSON-serialisable at every decision, including effects half-way through:
+their frames (code key, step, locals) sit on an explicit stack. `Game.decision` says who must decide
+and what is legal; `Game.apply` takes one answer. Agents and people get `Game.view(player)` only.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+
+from .compiler import ContentError
+from .rng import Streams
+
+FORMAT = "knap-state/1"
+STEP_BUDGET = 200_000          # instructions per answer: a looping effect stops with an error
+MAX_FRAMES = 64                # effects performing effects
+MAX_CALL_DEPTH = 32            # pack functions calling functions
+END_TURN = "end_turn"
+CHANCE = "chance"
+
+
+class GameError(Exception):
+    """An answer that is not legal, or a game that cannot continue."""
+
+
+class Ctx:
+    """What an expression sees: the game, the frame's locals, the acting player, its card, a `where` item."""
+    __slots__ = ("g", "env", "me", "card", "item", "depth", "memo")
+
+    def __init__(self, g, env, me, card):
+        self.g, self.env, self.me, self.card, self.item, self.depth = g, env, me, card, None, 0
+        self.memo = None   # facts computed inside one `where` (the state cannot change during it)
+
+
+class Decision:
+    """Who must decide now and what they may answer (option keys index `options`)."""
+    __slots__ = ("players", "kind", "prompt", "options", "legal", "blind", "probabilities")
+
+    def __init__(self, pending, legal):
+        self.players = list(pending["by"])
+        self.kind = pending["kind"]
+        self.prompt = pending.get("prompt", "")
+        self.options = pending["options"]
+        self.legal = legal
+        self.blind = pending.get("blind", False)
+        self.probabilities = pending.get("probs")
+
+    @property
+    def is_chance(self):
+        return self.players == [CHANCE]
+
+
+class Game:
+    def __init__(self, rules, state: dict):
+        self.rules = rules
+        self.state = state
+        self.params = state["params"]
+        self.counters_of = set(state["players"]) | {"table"}
+        self.rng = Streams(state["rng"], state["seed"])
+        self._legal_cache = None
+
+    # ------------------------------------------------------------------ creating, saving, copying
+    @classmethod
+    def new(cls, rules, players: int, seed: int = 0, *, max_rounds: int = 500) -> "Game":
+        low, high = rules.players
+        if not low <= players <= high:
+            raise GameError(f"this pack is for {low} to {high} players, not {players}")
+        names = [f"P{i}" for i in range(1, players + 1)]
+        zones = {}
+        for zone_id, zone in rules.zones.items():
+            keys = [f"{zone_id}:{p}" for p in names] if zone.get("owner") == "player" else [zone_id]
+            for key in keys:
+                zones[key] = [None] * int(zone["slots"]) if zone.get("type") == "row" and zone.get("slots") else []
+        for p in names:
+            zones[f"_drawn:{p}"] = []
+        zones["_removed"] = []
+        loc = []
+        for number, (zone, slot) in enumerate(rules.start):
+            if zone not in zones:
+                zone = "_removed"
+            if slot and zones[zone] and slot <= len(zones[zone]) and zones[zone][slot - 1] is None:
+                zones[zone][slot - 1] = number
+            else:
+                zones[zone].append(number)
+            loc.append(zone)
+        counters = {p: {} for p in names + ["table"]}
+        for counter_id, counter in rules.counters.items():
+            for owner in (names if counter.get("owner") == "player" else ["table"]):
+                counters[owner][counter_id] = int(counter.get("start", 0))
+        state = {
+            "format": FORMAT, "pack": rules.pack_id, "seed": int(seed), "players": names,
+            "params": rules.parameters(players), "rng": {}, "zones": zones, "loc": loc,
+            "orient": [0] * len(rules.instances), "shown": {}, "counters": counters,
+            "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
+            "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "ending": False},
+            "stage": "setup", "stack": [], "pending": None, "ending": None, "attempt": None, "dead": [],
+            "result": None, "max_turns": max_rounds * players, "log": [], "history": [], "steps": 0,
+        }
+        game = cls(rules, state)
+        for zone_id, zone in rules.zones.items():
+            if zone.get("shuffled"):
+                for key in game.zone_keys(zone_id):
+                    game.rng.shuffle(f"shuffle:{key}", zones[key])
+        game._refresh_loc()
+        game._advance()
+        return game
+
+    def _refresh_loc(self):
+        loc = self.state["loc"]
+        for key, cards in self.state["zones"].items():
+            for card in cards:
+                if card is not None:
+                    loc[card] = key
+
+    def clone(self) -> "Game":
+        """An independent copy: marshal copies plain data in C, far faster than copy.deepcopy."""
+        return Game(self.rules, marshal.loads(marshal.dumps(self.state)))
+
+    def save(self) -> str:
+        return json.dumps(self.state, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def load(cls, rules, text: str) -> "Game":
+        state = json.loads(text)
+        if state.get("format") != FORMAT:
+            raise GameError("this is not a saved Knapper game")
+        if state.get("pack") != rules.pack_id:
+            raise GameError(f"this game was saved with the pack `{state.get('pack')}`, not `{rules.pack_id}`")
+        return cls(rules, state)
+
+    def state_hash(self) -> str:
+        """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
+        public = {k: v for k, v in self.state.items() if k not in ("attempt", "dead", "steps")}
+        return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
+
+    # ------------------------------------------------------------------ helpers the DSL uses
+    def card_def(self, card) -> dict:
+        return self.rules.cards[self.rules.instances[card]] if isinstance(card, int) else self.rules.cards[card]
+
+    def card_stat(self, def_id: str, name: str):
+        card = self.rules.cards[def_id]
+        stats = card.get("stats") or {}
+        if name in stats:
+            return stats[name]
+        refs = card.get("refs") or {}
+        if name in refs:
+            return refs[name]
+        return 0 if name in self._stat_names() else None
+
+    def _stat_names(self):
+        names = getattr(self.rules, "_stat_names", None)
+        if names is None:
+            names = {k for c in self.rules.cards.values() for k in (c.get("stats") or {})}
+            self.rules._stat_names = names
+        return names
+
+    def tags_of(self, card):
+        if card is None:
+            return ()
+        return self.card_def(card).get("tags") or ()
+
+    def zone_def(self, key: str) -> dict:
+        return self.rules.zones.get(key.split(":")[0], {})
+
+    def zone_keys(self, zone_id: str) -> list[str]:
+        if self.rules.zones.get(zone_id, {}).get("owner") == "player":
+            return [f"{zone_id}:{p}" for p in self.state["players"]]
+        return [zone_id]
+
+    def zone_key(self, value, player) -> str:
+        """A zone named in content, made concrete: a per-player zone without a player is `player`'s."""
+        if not isinstance(value, str):
+            raise ContentError(f"expected a zone, got {value!r}")
+        if value in self.state["zones"]:
+            return value
+        if self.rules.zones.get(value, {}).get("owner") == "player":
+            return f"{value}:{player}"
+        raise ContentError(f"`{value}` is not a zone")
+
+    def known_zone(self, value: str):
+        if value in self.state["zones"]:
+            return value
+        return None
+
+    def items_of(self, value) -> list:
+        """Any value as a list: a zone's cards, a list, one card or player, or nothing."""
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return [x for x in value if x is not None]
+        if isinstance(value, str):
+            zone = self.state["zones"].get(value)
+            if zone is None and self.rules.zones.get(value, {}).get("owner") == "player":
+                raise ContentError(f"the zone `{value}` belongs to each player: write `{value}(me)`")
+            if zone is not None:
+                return [x for x in zone if x is not None]
+        return [value]
+
+    def owner_of(self, card):
+        if not isinstance(card, int):
+            return None
+        zone = self.state["loc"][card]
+        return zone.split(":")[1] if ":" in zone else None
+
+    def players_from(self, player) -> list[str]:
+        order = self.state["players"]
+        i = order.index(player) if player in order else 0
+        return order[i:] + order[:i]
+
+    def counter(self, owner, counter_id):
+        return self.state["counters"].get(owner, {}).get(counter_id, 0)
+
+    def counter_lines(self, counter_id):
+        counter = self.rules.counters.get(counter_id, {})
+        if counter.get("lines_parameter"):
+            return self.params.get(counter["lines_parameter"]) or []
+        return counter.get("lines") or []
+
+    def call_function(self, name, args, c):
+        if c.depth >= MAX_CALL_DEPTH:
+            raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", f"function/{name}/body")
+        params = self.rules.functions[name].get("params") or []
+        inner = Ctx(self, dict(zip(params, args)), c.me, c.card)
+        inner.depth = c.depth + 1
+        return self.rules.code[f"function/{name}/body"](inner)
+
+    # ------------------------------------------------------------------ changing the state
+    def set_counter(self, owner, counter_id, value):
+        spec = self.rules.counters.get(counter_id)
+        if spec is None:
+            raise ContentError(f"`{counter_id}` is not a counter")
+        if spec.get("owner") != "player":
+            owner = "table"
+        low, high = spec.get("min"), spec.get("max")
+        if low is not None:
+            value = max(int(low), value)
+        if high is not None:
+            value = min(int(high), value)
+        old = self.state["counters"][owner].get(counter_id, 0)
+        if spec.get("monotonic") and value < old:
+            raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}")
+        self.state["counters"][owner][counter_id] = value
+        return value - old
+
+    def move(self, card: int, target: str, slot=None, *, top=True):
+        state = self.state
+        source = state["loc"][card]
+        cards = state["zones"][source]
+        if self.zone_def(source).get("type") == "row" and self.zone_def(source).get("slots"):
+            cards[cards.index(card)] = None
+        else:
+            cards.remove(card)
+        dest = state["zones"][target]
+        if self.zone_def(target).get("type") == "row" and self.zone_def(target).get("slots"):
+            if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
+                dest[slot - 1] = card
+            elif None in dest:
+                dest[dest.index(None)] = card
+            else:
+                dest.append(card)
+        elif top:
+            dest.append(card)
+        else:
+            dest.insert(0, card)
+        state["loc"][card] = target
+        state["orient"][card] = 0
+        state["shown"].pop(str(card), None)
+
+    def refill(self, key: str) -> bool:
+        """Rebuild an empty deck from its `refill_from` zone, shuffled. Whether any card came back."""
+        source = self.zone_def(key).get("refill_from")
+        if not source:
+            return False
+        source_key = self.zone_key(source, key.split(":")[1] if ":" in key else None)
+        if self.zone_def(source_key).get("type") == "row":
+            return False
+        cards = [x for x in self.state["zones"][source_key] if x is not None]
+        if not cards:
+            return False
+        for card in cards:
+            self.move(card, key)
+        self.rng.shuffle(f"shuffle:{key}", self.state["zones"][key])
+        self.log(f"{self.zone_name(source_key)} is shuffled to form a new {self.zone_name(key)}")
+        return True
+
+    # ------------------------------------------------------------------ who sees what
+    def can_see(self, card: int, player) -> bool:
+        zone = self.state["loc"][card]
+        shown = self.state["shown"].get(str(card))
+        if shown == "all" or (shown and player in shown):
+            return True
+        if zone.startswith("_drawn:"):
+            return zone.endswith(f":{player}")
+        visibility = self.zone_def(zone).get("visibility", "public") if not zone.startswith("_") else "public"
+        if visibility == "public":
+            return True
+        if visibility == "owner":
+            return zone.endswith(f":{player}")
+        if visibility == "top":
+            cards = self.state["zones"][zone]
+            return bool(cards) and cards[-1] == card
+        return False
+
+    def discard_pile(self, card: int) -> str:
+        """Where a discarded card goes: its home deck's discard pile, else the discard pile of its zone."""
+        home = self.card_def(card).get("deck")
+        for zone_id in (home, self.state["loc"][card].split(":")[0]):
+            pile = self.rules.zones.get(zone_id, {}).get("discard")
+            if pile:
+                return self.zone_key(pile, self.owner_of(card))
+        raise ContentError(f"{self.card_label(card, None)} has no discard pile: give its deck a `discard` zone")
+
+    def public_label(self, values, cards: bool) -> str:
+        if not cards:
+            return self.label(values)
+        return ", ".join(self.label(x) if not isinstance(x, int) or isinstance(x, bool) else
+                         self.card_label(x, None) if all(self.can_see(x, p) for p in self.state["players"])
+                         else "a card" for x in values)
+
+    def card_label(self, card, player) -> str:
+        if card is None:
+            return "nothing"
+        if not isinstance(card, int):
+            return self.label(card, player)
+        if player is None or self.can_see(card, player):
+            name = self.card_def(card).get("name") or self.rules.instances[card]
+            return name
+        return "a face-down card"
+
+    def zone_name(self, key: str) -> str:
+        if key.startswith("_drawn:"):
+            return f"{key.split(':')[1]}'s play area"
+        if key == "_removed":
+            return "out of the game"
+        zone = self.zone_def(key)
+        name = zone.get("name") or key.split(":")[0]
+        return f"{key.split(':')[1]}'s {name.lower()}" if ":" in key and not key.startswith("_") else name
+
+    def label(self, value, player=None) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            return str(value)
+        if value is None:
+            return "nothing"
+        if isinstance(value, list):
+            return ", ".join(self.label(v, player) for v in value) or "nothing"
+        if isinstance(value, dict):
+            return json.dumps(value)
+        if value in self.state["zones"] or value in self.rules.zones:
+            return self.zone_name(value)
+        for table in (self.rules.actions, self.rules.cards):
+            if value in table:
+                return table[value].get("name") or value
+        return str(value)
+
+    def log(self, public: str, private: dict | None = None):
+        """A line of the log; `private` gives some players their own wording (they saw more)."""
+        entry = [public] if not private else [public, private]
+        self.state["log"].append(entry)
+
+    def log_for(self, player) -> list[str]:
+        lines = []
+        for entry in self.state["log"]:
+            if len(entry) > 1 and player in entry[1]:
+                lines.append(entry[1][player])
+            else:
+                lines.append(entry[0])
+        return lines
+
+    def view(self, player) -> dict:
+        """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
+        from .views import player_view
+        return player_view(self, player)
+
+    def determinized(self, player, seed: int) -> "Game":
+        """A copy in which everything `player` cannot see is re-randomised: each zone's hidden cards
+        are shuffled among themselves, and hidden cards in other players' zones of one kind trade
+        places. Its view for `player` is the same as the real game's (tests check this)."""
+        import random
+        copy = self.clone()
+        rnd = random.Random(seed)
+        zones = copy.state["zones"]
+        groups: dict[str, list[str]] = {}
+        for key in zones:
+            groups.setdefault(key.split(":")[0] if ":" in key else key, []).append(key)
+        for keys in groups.values():
+            slots = [(k, i) for k in keys for i, x in enumerate(zones[k]) if x is not None
+                     and not copy.can_see(x, player) and str(x) not in copy.state["shown"]]
+            cards = [zones[k][i] for k, i in slots]
+            rnd.shuffle(cards)
+            for (k, i), card in zip(slots, cards):
+                zones[k][i] = card
+                copy.state["loc"][card] = k
+        copy.state["rng"] = {name: rnd.getrandbits(64) for name in copy.state["rng"]}
+        copy.state["seed"] = rnd.getrandbits(32)
+        copy.rng = Streams(copy.state["rng"], copy.state["seed"])
+        return copy
+
+    def projected_margin(self, player) -> int:
+        """The player's score minus the best other score, were the game to end now (the pack's end
+        scoring included): a game-independent measure of how well a player is doing."""
+        if not self.over:
+            finished = self.clone()
+            state = finished.state
+            state["stack"], state["pending"], state["attempt"] = [], None, None
+            state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
+            state["stage"] = "game_end"
+            try:
+                finished._advance()
+            except Exception:  # noqa: BLE001 -- a projection may need a decision; then use the score so far
+                finished = self
+        else:
+            finished = self
+        scores = (finished.state["result"] or {}).get("scores") or {
+            p: self.counter(p, self.rules.score_counter) for p in self.state["players"]}
+        others = [v for p, v in scores.items() if p != player]
+        return scores.get(player, 0) - (max(others) if others else 0)
+
+    # ------------------------------------------------------------------ the decision protocol
+    @property
+    def over(self) -> bool:
+        return self.state["stage"] == "over"
+
+    @property
+    def decision(self) -> Decision | None:
+        pending = self.state["pending"]
+        if pending is None:
+            return None
+        return Decision(pending, self._legal(pending))
+
+    def _legal(self, pending) -> list[int]:
+        attempt = self.state["attempt"]
+        count = len(pending["options"])
+        if attempt is None or not self.state["dead"] or pending["kind"] == "invite":
+            return list(range(count))
+        path = attempt["path"]
+        dead = {d[-1] for d in self.state["dead"] if len(d) == len(path) + 1 and d[:len(path)] == path}
+        return [i for i in range(count) if i not in dead]
+
+    def legal(self, player=None) -> list[int]:
+        decision = self.decision
+        if decision is None or (player is not None and player not in decision.players):
+            return []
+        return decision.legal
+
+    def apply(self, option: int, player=None):
+        """Answer the pending decision. `player` defaults to the only one who must answer."""
+        pending = self.state["pending"]
+        if pending is None:
+            raise GameError("the game is over" if self.over else "no decision is pending")
+        if player is None:
+            if len(pending["by"]) != 1:
+                raise GameError(f"several players must answer ({', '.join(pending['by'])}): say who")
+            player = pending["by"][0]
+        if player not in pending["by"]:
+            raise GameError(f"{player} has nothing to decide now")
+        if option not in self._legal(pending) or option >= pending.get("limit", {}).get(player, option + 1):
+            raise GameError(f"{option!r} is not a legal answer")
+        self.state["history"].append([player, option])
+        self._answer(player, option)
+        self._advance()
+
+    def apply_chance(self):
+        """Let the state's own random stream answer a chance decision (dice, an oracle's model)."""
+        pending = self.state["pending"]
+        if pending is None or pending["by"] != [CHANCE]:
+            raise GameError("no chance decision is pending")
+        self.apply(self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"]), CHANCE)
+
+    def _answer(self, player, option):
+        state = self.state
+        pending = state["pending"]
+        if len(pending["by"]) > 1 or pending.get("answers") is not None:
+            pending.setdefault("answers", {})[player] = option
+            pending["by"] = [p for p in pending["by"] if p != player]
+            if pending["by"]:
+                return
+            answer = [pending["answers"][p] for p in pending["order"]]
+            if state["attempt"] is not None:
+                state["attempt"]["path"].append(",".join(map(str, answer)))
+            state["pending"] = None
+            frame = state["stack"][-1]
+            self._resume_verb(frame, self.rules.code[frame["code"]].steps[frame["pc"]], answer)
+            return
+        else:
+            answer = option
+        state["pending"] = None
+        if state["attempt"] is not None:
+            state["attempt"]["path"].append(answer)
+        if pending["kind"] == "action":
+            from .driver import start_action
+            start_action(self, pending["options"][answer], pending, answer)
+            return
+        frame = state["stack"][-1]
+        step = self.rules.code[frame["code"]].steps[frame["pc"]]
+        self._resume_verb(frame, step, answer)
+
+    # ------------------------------------------------------------------ running effects
+    def push(self, code_key: str, me, card=None, env=None):
+        if len(self.state["stack"]) >= MAX_FRAMES:
+            raise ContentError(f"effects perform each other more than {MAX_FRAMES} deep", code_key)
+        self.state["stack"].append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card,
+                                    "wait": None})
+
+    def _resume_verb(self, frame, step, answer):
+        ctx = Ctx(self, frame["env"], frame["me"], frame["card"])
+        try:
+            pending = step[1].resume(self, ctx, frame, answer)
+        except ContentError as exc:
+            exc.code_key = exc.code_key or frame["code"]
+            raise
+        if pending is None:
+            frame["wait"] = None
+            frame["pc"] += 1
+        else:
+            self._ask(pending)
+
+    def _ask(self, pending):
+        self.state["pending"] = pending
+
+    def fail(self, reason: str = ""):
+        """The current action cannot be done this way: restore the state from before it and remember
+        the answers that led here, so they are not offered again (no dead ends reach the players)."""
+        state = self.state
+        attempt = state["attempt"]
+        if attempt is None:
+            # outside an action (setup, a phase): the effect just stops
+            state["stack"].pop()
+            return
+        dead = state["dead"] + [attempt["path"]]
+        snap = attempt["snap"]
+        log, history = state["log"][:attempt["log"]], state["history"]
+        state.clear()
+        state.update(snap)
+        state["log"], state["history"], state["dead"] = log, history, dead
+        self.rng = Streams(state["rng"], state["seed"])
+
+    def _run_frame(self):
+        state = self.state
+        frame = state["stack"][-1]
+        code = self.rules.code[frame["code"]]
+        steps = code.steps
+        ctx = Ctx(self, frame["env"], frame["me"], frame["card"])
+        env = frame["env"]
+        while True:
+            pc = frame["pc"]
+            if pc >= len(steps):
+                state["stack"].pop()
+                return
+            state["steps"] += 1
+            if state["steps"] > STEP_BUDGET:
+                raise ContentError(f"the effect ran more than {STEP_BUDGET} steps without a decision",
+                                   code.key, code.offsets[pc])
+            step = steps[pc]
+            op = step[0]
+            try:
+                if op == "verb":
+                    outcome = step[1].run(self, ctx, frame)
+                    if outcome is None:
+                        frame["pc"] = pc + 1
+                        continue
+                    if outcome == "fail":
+                        self.fail()
+                        return
+                    if outcome == "yield":       # the verb changed the stack or ended the turn
+                        frame["pc"] = pc + 1
+                        return
+                    self._ask(outcome)
+                    return
+                if op == "let":
+                    env[step[1]] = step[2](ctx)
+                elif op == "unless":
+                    if not step[1](ctx):
+                        frame["pc"] = step[2]
+                        continue
+                elif op == "jump":
+                    frame["pc"] = step[1]
+                    continue
+                elif op == "repeat_init":
+                    count = step[2](ctx)
+                    env[step[1]] = max(0, int(count or 0))
+                elif op == "repeat_next":
+                    if env[step[1]] <= 0:
+                        frame["pc"] = step[2]
+                        continue
+                    env[step[1]] -= 1
+                elif op == "for_init":
+                    env[step[1]] = [self.items_of(step[2](ctx)), 0]
+                elif op == "for_next":
+                    items, i = env[step[1]]
+                    if i >= len(items):
+                        frame["pc"] = step[3]
+                        continue
+                    env[step[2]] = items[i]
+                    env[step[1]][1] = i + 1
+                elif op == "stop":
+                    state["stack"].pop()
+                    return
+            except ContentError as exc:
+                if not exc.code_key:
+                    exc.code_key, exc.offset = code.key, code.offsets[pc]
+                raise
+            frame["pc"] = pc + 1
+
+    def _advance(self):
+        """Run until someone must decide or the game is over."""
+        from . import driver
+        self.state["steps"] = 0
+        while not self.over:
+            pending = self.state["pending"]
+            if pending is not None:
+                legal = self._legal(pending)
+                if not legal:
+                    if self.state["attempt"] is not None:
+                        self.fail()
+                        continue
+                    raise GameError(f"nobody can answer: {pending.get('prompt', '')}")
+                if len(legal) == 1 and pending["by"] != [CHANCE] and len(pending["by"]) == 1 \
+                        and pending["kind"] not in ("ask", "invite"):
+                    self._answer(pending["by"][0], legal[0])
+                    continue
+                return
+            if self.state["stack"]:
+                self._run_frame()
+                continue
+            driver.step(self)

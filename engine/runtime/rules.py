@@ -1,0 +1,123 @@
+"""A pack, read once and made ready to play: card definitions and instances, zones, counters,
+parameters for a player count, actions, phases, end conditions, scoring, and their compiled code.
+
+Nothing here changes during a game; the game state refers to it by ids and card numbers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..packs import display, pack_documents
+from . import compiler
+
+
+class PackError(Exception):
+    """The pack does not lint clean, so it cannot be played."""
+
+    def __init__(self, diagnostics, positions=None):
+        super().__init__(f"{len(diagnostics)} problem(s) in the pack")
+        self.diagnostics = diagnostics
+        self.positions = positions
+
+
+@dataclass
+class Source:
+    """Where a piece of code came from, for runtime errors that point into the YAML."""
+    file: str
+    index: int
+    field: str
+
+
+@dataclass
+class Ruleset:
+    root: Path
+    pack_id: str
+    manifest: dict
+    cards: dict[str, dict] = field(default_factory=dict)        # def id -> card document
+    instances: list[str] = field(default_factory=list)          # card number -> def id
+    start: list[tuple[str, int | None]] = field(default_factory=list)  # card number -> (zone, slot)
+    zones: dict[str, dict] = field(default_factory=dict)
+    counters: dict[str, dict] = field(default_factory=dict)
+    actions: dict[str, dict] = field(default_factory=dict)      # in file order
+    phases: dict[str, list[dict]] = field(default_factory=dict)  # when -> documents in order
+    ends: list[dict] = field(default_factory=list)
+    scorings: list[dict] = field(default_factory=list)
+    functions: dict[str, dict] = field(default_factory=dict)
+    categories: dict[str, str] = field(default_factory=dict)    # id -> kind (card, zone, tag, ...)
+    code: dict[str, object] = field(default_factory=dict)       # "action/explore" -> compiled code
+    sources: dict[str, Source] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[int, int]:
+        spec = self.manifest.get("players") or {}
+        return int(spec.get("min", 1)), int(spec.get("max", spec.get("min", 8)))
+
+    def parameters(self, player_count: int) -> dict:
+        values = {}
+        for name, spec in (self.manifest.get("parameters") or {}).items():
+            if isinstance(spec, dict) and "by_player_count" in spec:
+                table = spec["by_player_count"]
+                values[name] = table.get(str(player_count), spec.get("default"))
+            elif isinstance(spec, dict):
+                values[name] = spec.get("default")
+            else:
+                values[name] = spec
+        return values
+
+    @property
+    def score_counter(self) -> str | None:
+        """The counter that decides who wins, as the end rules declare it (agents read it too)."""
+        for end in self.ends:
+            if end.get("counter"):
+                return end["counter"]
+        return None
+
+    def player_zones(self) -> list[str]:
+        return [z for z, d in self.zones.items() if d.get("owner") == "player"]
+
+
+def load(root: Path, *, lint_first: bool = True) -> Ruleset:
+    """Read and compile the pack at `root`. Refuses a pack with lint errors: the runtime trusts the checks."""
+    if lint_first:
+        from .. import lint
+        result = lint.lint([root], None)
+        errors = [d for d in result.diagnostics if d.severity.value == "error"]
+        if errors:
+            raise PackError(errors, result.positions)
+    docs = pack_documents(root)
+    manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
+    rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest)
+    ordered: dict[str, list] = {}
+    for file, index, data in docs:
+        kind = data.get("kind")
+        doc_id = data.get("id")
+        if kind == "pack" or not isinstance(doc_id, str):
+            continue
+        rules.categories.setdefault(doc_id, kind)
+        ordered.setdefault(kind, []).append((file, index, data))
+    for name in manifest.get("parameters") or {}:
+        rules.categories[name] = "parameter"
+    for file, index, data in ordered.get("card", []):
+        rules.cards[data["id"]] = data
+        for tag in data.get("tags") or []:
+            rules.categories.setdefault(tag, "tag")
+        rules.categories.setdefault(data.get("type"), "type")
+        for _ in range(int(data.get("copies", 1))):
+            rules.instances.append(data["id"])
+            rules.start.append((data.get("deck"), data.get("slot")))
+    for kind, target in (("zone", rules.zones), ("counter", rules.counters), ("function", rules.functions),
+                         ("action", rules.actions)):
+        for _, _, data in ordered.get(kind, []):
+            target[data["id"]] = data
+    for _, _, data in sorted(ordered.get("phase", []), key=lambda d: d[2].get("order", 0)):
+        rules.phases.setdefault(data.get("when"), []).append(data)
+    rules.ends = [d for _, _, d in ordered.get("end", [])]
+    rules.scorings = [d for _, _, d in sorted(ordered.get("scoring", []), key=lambda d: d[2].get("order", 0))]
+    for kind, docs_of_kind in ordered.items():
+        for file, index, data in docs_of_kind:
+            for fld in ("effect", "available", "trigger", "body"):
+                if isinstance(data.get(fld), str):
+                    rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(file), index, fld)
+    compiler.compile_rules(rules)
+    return rules

@@ -1,0 +1,63 @@
+"""Playing whole games with agents, and the game log that replays one exactly.
+
+A log is the setup (pack, players, seed) plus every answer in order, chance included, and the
+final state's hash; replaying it must reach the same hash.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .game import CHANCE, Game, GameError
+
+LOG_FORMAT = "knap-log/1"
+
+
+def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None) -> Game:
+    """Play one game to its end. `agents[i]` plays seat i+1; chance uses the game's own random stream."""
+    game = Game.new(rules, players, seed, max_rounds=max_rounds)
+    seats = {p: agents[i] for i, p in enumerate(game.state["players"])}
+    while not game.over:
+        decision = game.decision
+        if decision is None:
+            raise GameError("the game stopped without a decision")
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        player = decision.players[0]
+        agent = seats[player]
+        legal = game.legal(player)
+        view = game.view(player) if getattr(agent, "needs_view", True) else None
+        model_seed = len(game.state["history"])
+        option = agent.act(view, legal, lambda: game.determinized(player, model_seed))
+        game.apply(option, player)
+        if on_step is not None:
+            on_step(game)
+    return game
+
+
+def game_log(game: Game, *, agents=()) -> dict:
+    state = game.state
+    return {"format": LOG_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
+            "players": len(state["players"]), "seed": state["seed"],
+            "max_rounds": state["max_turns"] // len(state["players"]), "agents": list(agents),
+            "decisions": state["history"], "result": state["result"], "final_hash": game.state_hash()}
+
+
+def write_log(game: Game, path: Path, *, agents=()):
+    Path(path).write_text(json.dumps(game_log(game, agents=agents), indent=1) + "\n", encoding="utf-8")
+
+
+def replay(rules, log: dict) -> Game:
+    """Rebuild a game from its log. Raises GameError when an answer is not legal any more."""
+    if log.get("format") != LOG_FORMAT:
+        raise GameError("this file is not a Knapper game log")
+    if log.get("pack") != rules.pack_id:
+        raise GameError(f"the log is of the pack `{log.get('pack')}`, not `{rules.pack_id}`")
+    game = Game.new(rules, int(log["players"]), int(log["seed"]), max_rounds=int(log.get("max_rounds", 500)))
+    for number, (player, option) in enumerate(log["decisions"], 1):
+        try:
+            game.apply(option, player if player != CHANCE else CHANCE)
+        except GameError as exc:
+            raise GameError(f"decision {number} ({player} answers {option}): {exc}") from None
+    return game

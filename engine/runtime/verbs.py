@@ -1,0 +1,540 @@
+"""What each DSL verb does at run time, one class per verb of `engine/dsl_builtins.py`.
+
+A verb's `run` returns None when done, "fail" when the action cannot go on this way, "yield" when
+it changed the stack, or a pending decision (plain data). Decision verbs keep their progress in
+the frame (`frame["wait"]`) and continue in `resume` with each answer, one small pick at a time.
+"""
+from __future__ import annotations
+
+from ..dsl_builtins import VERBS
+from .compiler import ContentError
+
+DONE = "$done"
+
+
+def compile_verb(compiler, node):
+    _, at, name, args, clauses = node
+    spec = VERBS.get(name)
+    if spec is None or name not in IMPLEMENTATIONS:
+        raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at)
+    params = spec.args[len(spec.args) - len(args):] if len(args) < len(spec.args) and spec.args and \
+        not spec.args[0].required else spec.args
+    compiled, raw, binds = {}, {}, []
+    for param, arg in zip(params, args):
+        raw[param.name] = arg
+        if param.type == "name":
+            compiled[param.name] = (lambda word: (lambda c: word))(arg[2])
+        else:
+            compiled[param.name] = compiler.expr(arg)
+    for prep, _offset, value in clauses:
+        raw[prep] = value
+        if prep == "as":
+            compiled["as"] = value[2]
+            binds.append(value[2])
+        else:
+            compiled[prep] = compiler.expr(value)
+    impl = IMPLEMENTATIONS[name](name, compiled, raw)
+    return ("verb", impl), binds
+
+
+class Verb:
+    def __init__(self, name, args, raw):
+        self.name = name
+        self.args = args
+        self.raw = raw
+
+    def value(self, c, key, default=None):
+        f = self.args.get(key)
+        return f(c) if f is not None else default
+
+    def player(self, c):
+        return self.value(c, "for") or c.me
+
+    def single(self) -> bool:
+        """`draw 1 ...`/`choose 1 ...` (or no amount) bind one item; any other amount binds a list."""
+        node = self.raw.get("amount")
+        return node is None or (node[0] == "num" and node[2] == 1)
+
+    def bind(self, c, value):
+        name = self.args.get("as")
+        if name:
+            c.env[name] = value
+
+    def cards(self, c, value):
+        return [x for x in c.g.items_of(value) if isinstance(x, int)]
+
+    def resume(self, g, c, frame, answer):  # pragma: no cover -- only decision verbs are resumed
+        raise ContentError(f"`{self.name}` asks nothing")
+
+
+class Gain(Verb):
+    sign = 1
+
+    def run(self, g, c, frame):
+        amount = int(self.value(c, "amount") or 0) * self.sign
+        counter, player = self.value(c, "counter"), self.player(c)
+        changed = g.set_counter(player, counter, g.counter(player, counter) + amount)
+        if changed:
+            g.log(f"{player} {'gains' if changed > 0 else 'loses'} {abs(changed)} {counter}")
+
+
+class Lose(Gain):
+    sign = -1
+
+
+class Pay(Verb):
+    def run(self, g, c, frame):
+        amount = int(self.value(c, "amount") or 0)
+        counter, player = self.value(c, "counter"), self.player(c)
+        if g.counter(player, counter) < amount:
+            return "fail"
+        g.set_counter(player, counter, g.counter(player, counter) - amount)
+
+
+class Set(Verb):
+    def run(self, g, c, frame):
+        counter, player = self.value(c, "counter"), self.player(c)
+        value = self.value(c, "to")
+        if counter in g.rules.counters:
+            g.set_counter(player, counter, int(value or 0))
+        else:
+            g.state["flags"].setdefault(player, {})[counter] = value
+
+
+def _move_logged(g, cards, target, actor, verb, slot=None):
+    """Move cards and log it in words each player may read (names only for those who see them)."""
+    if not cards:
+        return
+    players = g.state["players"]
+    before = {p: [g.can_see(x, p) for x in cards] for p in players}
+    sources = [g.state["loc"][x] for x in cards]
+    for x in cards:
+        g.move(x, target, slot)
+    texts = {}
+    for p in players:
+        names = [g.card_label(x, None) if seen or g.can_see(x, p) else "a card"
+                 for x, seen in zip(cards, before[p])]
+        texts[p] = f"{actor} {verb} {', '.join(names)} from {g.zone_name(sources[0])} to {g.zone_name(target)}"
+    public_names = [g.card_label(x, None) if all(before[p][i] or g.can_see(x, p) for p in players) else "a card"
+                    for i, x in enumerate(cards)]
+    public = f"{actor} {verb} {', '.join(public_names)} from {g.zone_name(sources[0])} to {g.zone_name(target)}"
+    private = {p: t for p, t in texts.items() if t != public}
+    g.log(public, private or None)
+
+
+class Draw(Verb):
+    def run(self, g, c, frame):
+        player = self.player(c)
+        amount = int(self.value(c, "amount") or 0)
+        source = g.zone_key(self.value(c, "from"), player)
+        target_value = self.value(c, "to")
+        target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
+        slot = self.value(c, "at")
+        drawn = []
+        for _ in range(amount):
+            cards = g.state["zones"][source]
+            if not [x for x in cards if x is not None] and not g.refill(source):
+                break
+            card = next(x for x in reversed(cards) if x is not None)
+            drawn.append(card)
+            _move_logged(g, [card], target, player, "draws", slot)
+        self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
+
+
+class Take(Verb):
+    default_zone = "hand"
+
+    def run(self, g, c, frame):
+        player = self.player(c)
+        target_value = self.value(c, "to")
+        if target_value is None:
+            target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
+            if target_value is None:
+                raise ContentError("`take` needs `to`: the pack has no hand zone")
+        target = g.zone_key(target_value, player)
+        _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, self.word, self.value(c, "at"))
+
+    word = "takes"
+
+
+class Move(Take):
+    word = "moves"
+
+    def run(self, g, c, frame):
+        player = self.player(c)
+        target = g.zone_key(self.value(c, "to"), player)
+        _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, "moves", self.value(c, "at"))
+
+
+class Discard(Verb):
+    def run(self, g, c, frame):
+        target_value = self.value(c, "to")
+        for card in self.cards(c, self.value(c, "cards")):
+            if target_value is not None:
+                target = g.zone_key(target_value, c.me)
+            else:
+                target = g.discard_pile(card)
+            _move_logged(g, [card], target, c.me, "discards")
+
+
+class Remove(Verb):
+    def run(self, g, c, frame):
+        _move_logged(g, self.cards(c, self.value(c, "cards")), "_removed", c.me, "removes")
+
+
+class Give(Verb):
+    def run(self, g, c, frame):
+        receiver = self.value(c, "to")
+        for card in self.cards(c, self.value(c, "cards")):
+            zone = g.state["loc"][card].split(":")[0]
+            if g.rules.zones.get(zone, {}).get("owner") != "player":
+                raise ContentError("`give` moves cards between players' zones; this card is in a shared zone")
+            _move_logged(g, [card], f"{zone}:{receiver}", c.me, f"gives {receiver}")
+
+
+class Reveal(Verb):
+    def run(self, g, c, frame):
+        to = self.value(c, "to")
+        for card in self.cards(c, self.value(c, "cards")):
+            if to is None:
+                g.state["shown"][str(card)] = "all"
+            else:
+                seen = g.state["shown"].get(str(card))
+                if seen != "all":
+                    g.state["shown"][str(card)] = sorted(set(seen or []) | set(g.items_of(to)))
+            g.log(f"{c.me} reveals {g.card_label(card, None)}")
+
+
+class Shuffle(Verb):
+    def run(self, g, c, frame):
+        zone = g.zone_key(self.value(c, "zone"), c.me)
+        into = self.value(c, "into")
+        if into is not None:
+            target = g.zone_key(into, c.me)
+            for card in [x for x in g.state["zones"][zone] if x is not None]:
+                g.move(card, target)
+            zone = target
+        g.rng.shuffle(f"shuffle:{zone}", g.state["zones"][zone])
+        g.log(f"{g.zone_name(zone)} is shuffled")
+
+
+class Turn(Verb):
+    def run(self, g, c, frame):
+        orientation = self.value(c, "to")
+        for card in self.cards(c, self.value(c, "card")):
+            g.state["orient"][card] = int(orientation)
+            g.log(f"{c.me} turns {g.card_label(card, None)} "
+                  f"{['upright', 'sideways', 'upside down'][int(orientation)]}")
+
+
+# ---------------------------------------------------------------- decisions
+class Choose(Verb):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        source = raw.get("from")
+        # numbers(...) and lists of literal numbers hold numbers; any other whole numbers are cards
+        self.of_cards = not (source is not None and (
+            (source[0] == "call" and source[2] in ("numbers", "between")) or
+            (source[0] == "list" and all(item[0] == "num" for item in source[2]))))
+
+    def run(self, g, c, frame):
+        if self.value(c, "unless"):
+            self.bind(c, None if self.single() else [])
+            return None
+        amount = self.value(c, "amount", 1)
+        candidates = g.items_of(self.value(c, "from"))
+        if amount == "all":
+            low = high = len(candidates)
+        elif isinstance(amount, dict):
+            low, high = amount["between"]
+        else:
+            low = high = int(amount or 0)
+        high = min(high, len(candidates))
+        if high <= 0 and low <= 0:
+            self.bind(c, None if self.single() else [])
+            return None
+        if len(candidates) < low:
+            if g.state["attempt"] is not None:
+                return "fail"
+            low = high = len(candidates)
+        by = self.value(c, "by") or c.me
+        frame["wait"] = {"cands": candidates, "picked": [], "low": low, "high": high, "by": by,
+                         "cards": self.of_cards}
+        return self._pending(g, c, frame)
+
+    def _pending(self, g, c, frame):
+        wait = frame["wait"]
+        cands, picked, low, by = wait["cands"], wait["picked"], wait["low"], wait["by"]
+        start = picked[-1] + 1 if picked else 0
+        still = max(0, low - len(picked))
+        offer, seen = [], set()
+        for j in range(start, len(cands) - still + 1 if still else len(cands)):
+            value = cands[j]
+            if wait["cards"] and isinstance(value, int) and not isinstance(value, bool):
+                if g.can_see(value, by):   # identical cards a player can see are one option
+                    key = (g.rules.instances[value], g.state["loc"][value], g.state["orient"][value])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+            offer.append(j)
+        if len(picked) >= low:
+            offer.append(-1)
+        wait["offer"] = offer
+        name = (self.args.get("as") or "").replace("_", " ")
+        options = [cands[j] if j >= 0 else DONE for j in offer]
+        blind = wait["cards"] and any(isinstance(o, int) and not g.can_see(o, by) for o in options)
+        progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
+        return {"kind": "choose", "by": [by], "prompt": f"Choose {name}{progress}", "options": options,
+                "blind": blind, "cards": wait["cards"]}
+
+    def resume(self, g, c, frame, answer):
+        wait = frame["wait"]
+        j = wait["offer"][answer]
+        if j >= 0:
+            wait["picked"].append(j)
+        if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
+            chosen = [wait["cands"][i] for i in wait["picked"]]
+            self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
+            if chosen:
+                g.log(f"{wait['by']} chooses {g.public_label(chosen, wait['cards'])}")
+            return None
+        return self._pending(g, c, frame)
+
+
+class Ask(Verb):
+    def run(self, g, c, frame):
+        player = self.value(c, "player")
+        question = self.value(c, "question")
+        about = f" ({g.card_label(c.card, None)})" if isinstance(c.card, int) else ""
+        return {"kind": "ask", "by": [player], "prompt": f"{question}{about}", "options": [True, False]}
+
+    def resume(self, g, c, frame, answer):
+        value = [True, False][answer]
+        self.bind(c, value)
+        g.log(f"{self.value(c, 'player')} answers {'yes' if value else 'no'}: {self.value(c, 'question')}")
+
+
+class Invite(Verb):
+    def run(self, g, c, frame):
+        players = [p for p in g.items_of(self.value(c, "players")) if p != c.me]
+        if not players:
+            self.bind(c, [])
+            return None
+        offer = self.value(c, "with")
+        about = f" for {g.card_label(c.card, None)}" if isinstance(c.card, int) else ""
+        frame["wait"] = {"order": players}
+        return {"kind": "invite", "by": list(players), "order": list(players), "answers": {},
+                "prompt": f"{c.me} invites you to join{about}"
+                          + (f" (offer: {g.label(offer)})" if offer is not None else ""),
+                "options": [True, False]}
+
+    def resume(self, g, c, frame, answer):
+        order = frame["wait"]["order"]
+        accepted = [p for p, a in zip(order, answer) if a == 0]
+        self.bind(c, accepted)
+        g.log(f"Joining {c.me}: {', '.join(accepted) or 'nobody'}")
+
+
+class Bid(Verb):
+    def run(self, g, c, frame):
+        players = g.items_of(self.value(c, "players"))
+        counter = self.value(c, "from")
+        if not players:
+            self.bind(c, {})
+            return None
+        limits = {p: g.counter(p, counter) + 1 for p in players}
+        frame["wait"] = {"order": players}
+        return {"kind": "bid", "by": list(players), "order": list(players), "answers": {},
+                "prompt": f"Bid {counter} in secret", "options": list(range(max(limits.values()))),
+                "limit": limits}
+
+    def resume(self, g, c, frame, answer):
+        bids = dict(zip(frame["wait"]["order"], answer))
+        self.bind(c, bids)
+        g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in bids.items()))
+
+
+class Roll(Verb):
+    def run(self, g, c, frame):
+        dice, sides = int(self.value(c, "dice") or 0), int(self.value(c, "of", 6))
+        if dice <= 0:
+            self.bind(c, [])
+            return None
+        frame["wait"] = {"left": dice, "faces": [], "sides": sides}
+        return self._pending(frame)
+
+    @staticmethod
+    def _pending(frame):
+        sides = frame["wait"]["sides"]
+        return {"kind": "roll", "by": ["chance"], "prompt": f"Roll a {sides}-sided die",
+                "options": list(range(1, sides + 1)), "probs": [1 / sides] * sides, "stream": "dice"}
+
+    def resume(self, g, c, frame, answer):
+        wait = frame["wait"]
+        wait["faces"].append(answer + 1)
+        wait["left"] -= 1
+        if wait["left"] > 0:
+            return self._pending(frame)
+        self.bind(c, wait["faces"])
+        g.log(f"Dice: {', '.join(map(str, wait['faces']))}")
+
+
+class Oracle(Verb):
+    def run(self, g, c, frame):
+        chance = self.value(c, "with", 50)
+        p = min(100, max(0, int(chance if isinstance(chance, (int, float)) else 50))) / 100
+        return {"kind": "oracle", "by": ["chance"], "prompt": self.value(c, "question"), "options": [True, False],
+                "probs": [p, 1 - p], "stream": "oracle"}
+
+    def resume(self, g, c, frame, answer):
+        self.bind(c, answer == 0)
+        g.log(f"{self.value(c, 'question')} {'yes' if answer == 0 else 'no'}")
+
+
+class Require(Verb):
+    def run(self, g, c, frame):
+        if not self.value(c, "condition") and not self.value(c, "unless"):
+            return "fail"
+
+
+class Perform(Verb):
+    def run(self, g, c, frame):
+        action = self.value(c, "action")
+        if action not in g.rules.actions:
+            raise ContentError(f"`{action}` is not an action")
+        key = f"action/{action}/effect"
+        if key in g.rules.code:
+            g.push(key, self.player(c), self.value(c, "with"))
+            return "yield"
+
+
+class PayCost(Verb):
+    """Pay an ordered cost item by item; a joker set may stand for one item. Which copy of an identical
+    card pays does not matter, so the only question asked is "the card itself, or the jokers?"."""
+
+    def run(self, g, c, frame):
+        cost = list(self.value(c, "cost") or [])
+        source = g.zone_key(self.value(c, "from"), c.me)
+        joker = self.value(c, "with")
+        joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
+        frame["wait"] = {"cost": cost, "i": 0, "paid": [], "source": source, "joker": joker_id, "n": joker_n}
+        return self._next(g, c, frame)
+
+    def _available(self, g, wait):
+        used = set(wait["paid"])
+        have: dict[str, list[int]] = {}
+        for card in g.state["zones"][wait["source"]]:
+            if card is not None and card not in used:
+                have.setdefault(g.rules.instances[card], []).append(card)
+        return have
+
+    @staticmethod
+    def _feasible(items, counts, joker, n):
+        need: dict[str, int] = {}
+        for item in items:
+            need[item] = need.get(item, 0) + 1
+        short = sum(max(0, k - counts.get(d, 0)) for d, k in need.items() if d != joker)
+        spare = counts.get(joker, 0) - need.get(joker, 0) if joker else 0
+        return (not joker or need.get(joker, 0) <= counts.get(joker, 0)) and short * n <= max(spare, 0) \
+            if joker and n else short == 0 and all(need[d] <= counts.get(d, 0) for d in need)
+
+    def _choices(self, g, wait):
+        have = self._available(g, wait)
+        counts = {d: len(v) for d, v in have.items()}
+        item, rest = wait["cost"][wait["i"]], wait["cost"][wait["i"] + 1:]
+        choices = []
+        if counts.get(item):
+            after = dict(counts)
+            after[item] -= 1
+            if self._feasible(rest, after, wait["joker"], wait["n"]):
+                choices.append("card")
+        if wait["joker"] and wait["n"] and item != wait["joker"] and counts.get(wait["joker"], 0) >= wait["n"]:
+            after = dict(counts)
+            after[wait["joker"]] -= wait["n"]
+            if self._feasible(rest, after, wait["joker"], wait["n"]):
+                choices.append("joker")
+        return choices, have
+
+    def _next(self, g, c, frame):
+        wait = frame["wait"]
+        while wait["i"] < len(wait["cost"]):
+            choices, have = self._choices(g, wait)
+            if not choices:
+                return "fail"
+            if len(choices) > 1:
+                item = wait["cost"][wait["i"]]
+                wait["choices"] = choices
+                return {"kind": "pay", "by": [c.me], "prompt": f"Pay {g.label(item)} with",
+                        "options": [item, [wait["joker"]] * wait["n"]]}
+            self._pay(g, wait, choices[0], have)
+        self.bind(c, list(wait["paid"]))
+        return None
+
+    @staticmethod
+    def _pay(g, wait, how, have):
+        item = wait["cost"][wait["i"]]
+        if how == "card":
+            wait["paid"].append(have[item][0])
+        else:
+            wait["paid"].extend(have[wait["joker"]][:wait["n"]])
+        wait["i"] += 1
+
+    def resume(self, g, c, frame, answer):
+        wait = frame["wait"]
+        self._pay(g, wait, wait["choices"][answer], self._available(g, wait))
+        outcome = self._next(g, c, frame)
+        if outcome == "fail":   # cannot happen: every offered choice keeps the rest payable
+            raise ContentError("the cost can no longer be paid")
+        return outcome
+
+
+class EndTurn(Verb):
+    def run(self, g, c, frame):
+        g.state["turn"]["ending"] = True
+        del g.state["stack"][:-1]
+        return "yield"
+
+
+class EndGame(Verb):
+    def run(self, g, c, frame):
+        if g.state["ending"] is None:
+            g.state["ending"] = {"rule": "declared", "by": self.value(c, "by") or c.me, "queue": []}
+        g.state["stack"][:] = [frame]
+        g.state["stage"] = "game_end"
+        g.state["attempt"] = None
+        return "yield"
+
+
+class Win(Verb):
+    def run(self, g, c, frame):
+        g.state["declared"] = g.items_of(self.value(c, "players"))
+        return EndGame.run(self, g, c, frame)
+
+
+class Flag(Verb):
+    on = True
+
+    def run(self, g, c, frame):
+        flags = g.state["flags"].setdefault(self.player(c), {})
+        if self.on:
+            flags[self.value(c, "flag")] = True
+        else:
+            flags.pop(self.value(c, "flag"), None)
+
+
+class Unflag(Flag):
+    on = False
+
+
+class Log(Verb):
+    def run(self, g, c, frame):
+        g.log(str(self.value(c, "message")))
+
+
+IMPLEMENTATIONS = {
+    "gain": Gain, "lose": Lose, "pay": Pay, "set": Set, "draw": Draw, "take": Take, "move": Move,
+    "discard": Discard, "remove": Remove, "give": Give, "reveal": Reveal, "shuffle": Shuffle, "turn": Turn,
+    "choose": Choose, "ask": Ask, "invite": Invite, "bid": Bid, "roll": Roll, "oracle": Oracle,
+    "require": Require, "perform": Perform, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
+    "win": Win, "flag": Flag, "unflag": Unflag, "log": Log,
+}

@@ -1,0 +1,85 @@
+"""What one player may know of a game (boardgame.io's playerView): built from the state, never a
+reference into it, with names for the cards the player can see and only counts for the rest.
+
+Card numbers never appear: they are fixed per card, so showing one would reveal a hidden card.
+"""
+from __future__ import annotations
+
+ORIENTATION_WORDS = ["upright", "turned", "reversed"]
+
+
+def player_view(g, player) -> dict:
+    state = g.state
+    zones = {}
+    for key, cards in state["zones"].items():
+        if key == "_removed":
+            continue
+        present = [x for x in cards if x is not None]
+        if not present and key.startswith("_"):
+            continue
+        entry = {"name": g.zone_name(key), "count": len(present)}
+        shown = []
+        is_row = len(cards) and None in cards or g.zone_def(key).get("type") == "row"
+        for card in cards:
+            if card is None:
+                if is_row:
+                    shown.append(None)
+                continue
+            if g.can_see(card, player):
+                item = {"id": g.rules.instances[card], "name": g.card_label(card, player)}
+                if state["orient"][card]:
+                    item["orientation"] = ORIENTATION_WORDS[state["orient"][card]]
+                shown.append(item)
+            elif is_row:
+                shown.append("hidden")
+        if g.zone_def(key).get("visibility") == "top" and shown:
+            entry["top"] = shown[-1]
+        elif any(s is not None for s in shown) or is_row:
+            entry["cards"] = shown
+        zones[key] = entry
+    view = {
+        "you": player,
+        "players": list(state["players"]),
+        "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"]},
+        "counters": {owner: dict(values) for owner, values in state["counters"].items() if values},
+        "zones": zones,
+        "log": g.log_for(player),
+        "result": state["result"],
+        "decision": _decision(g, player),
+    }
+    return view
+
+
+def _decision(g, player):
+    pending = g.state["pending"]
+    if pending is None:
+        return None
+    if player not in pending["by"]:
+        return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
+    legal = g._legal(pending)
+    limit = pending.get("limit", {}).get(player)
+    options = []
+    for key in legal:
+        if limit is not None and key >= limit:
+            continue
+        options.append({"key": key, "label": option_label(g, pending, pending["options"][key], player)})
+    return {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
+
+
+def option_label(g, pending, value, player) -> str:
+    if value == "$done":
+        return "done"
+    if pending["kind"] == "action":
+        return "end turn" if value == "end_turn" else g.label(value)
+    if pending.get("cards") and isinstance(value, int) and not isinstance(value, bool):
+        label = g.card_label(value, player)
+        zone = g.state["loc"][value]
+        if g.can_see(value, player):
+            orient = g.state["orient"][value]
+            extra = f", {ORIENTATION_WORDS[orient]}" if orient else ""
+            return f"{label} ({g.zone_name(zone)}{extra})"
+        cards = [x for x in g.state["zones"][zone] if x is not None]
+        return f"{label} #{cards.index(value) + 1} in {g.zone_name(zone)}"
+    if pending["kind"] == "pay":
+        return "3 × " + g.label(value[0]) if isinstance(value, list) else g.label(value)
+    return g.label(value, player)

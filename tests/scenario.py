@@ -1,0 +1,92 @@
+"""Building rule scenarios: a game of a pack set up as a rulebook example describes it, then saved
+and loaded (every scenario starts from a saved state), answered by option labels, and inspected by
+card ids rather than card numbers."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from engine.runtime import rules as rules_module
+from engine.runtime.game import Game
+from engine.runtime.views import option_label
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=None)
+def ruleset(pack: str = "cro-magnon"):
+    return rules_module.load(ROOT / "content" / pack)
+
+
+def new_game(players: int = 2, seed: int = 0, pack: str = "cro-magnon") -> Game:
+    return Game.new(ruleset(pack), players, seed)
+
+
+def saved_and_loaded(game: Game) -> Game:
+    return Game.load(game.rules, game.save())
+
+
+def ids(game: Game, zone: str) -> list:
+    """The card ids in a zone, bottom to top (None for an empty slot of a row)."""
+    return [None if x is None else game.rules.instances[x] for x in game.state["zones"][zone]]
+
+
+def put(game: Game, card_id: str, zone: str, *, slot: int | None = None, copies: int = 1) -> list[int]:
+    """Move copies of `card_id` into `zone` (on top, or into a row's slot), taken from wherever they lie
+    outside that zone (decks first). Returns the card numbers moved."""
+    moved = []
+    candidates = [n for n, c in enumerate(game.rules.instances) if c == card_id and game.state["loc"][n] != zone]
+    candidates.sort(key=lambda n: (game.zone_def(game.state["loc"][n]).get("type") != "deck", n))
+    for number in candidates[:copies]:
+        if slot is not None:
+            occupant = game.state["zones"][zone][slot - 1]
+            if occupant is not None:
+                game.move(occupant, "_removed")
+        game.move(number, zone, slot)
+        moved.append(number)
+    assert len(moved) == copies, f"not enough {card_id} cards to move {copies} to {zone}"
+    return moved
+
+
+def clear(game: Game, zone: str, to: str = "_removed"):
+    """Empty a zone (its cards go out of the game unless `to` says where)."""
+    for card in [x for x in game.state["zones"][zone] if x is not None]:
+        game.move(card, to)
+
+
+def stack_deck(game: Game, zone: str, top: list[str]):
+    """Put these cards on top of a deck, the first named on the very top."""
+    for card_id in reversed(top):
+        here = [x for x in game.state["zones"][zone] if x is not None and game.rules.instances[x] == card_id]
+        if here:
+            game.move(here[0], zone)
+        else:
+            put(game, card_id, zone)
+
+
+def set_counter(game: Game, player: str, counter: str, value: int):
+    game.state["counters"][player][counter] = value
+
+
+def options(game: Game, player: str | None = None) -> list[str]:
+    decision = game.decision
+    player = player or decision.players[0]
+    pending = game.state["pending"]
+    return [option_label(game, pending, pending["options"][k], player) for k in game.legal(player)]
+
+
+def answer(game: Game, wanted: str, player: str | None = None):
+    """Answer the pending decision with the option whose label starts with `wanted` (exactly one must)."""
+    decision = game.decision
+    assert decision is not None, "no decision is pending"
+    player = player or decision.players[0]
+    pending = game.state["pending"]
+    labels = {k: option_label(game, pending, pending["options"][k], player) for k in game.legal(player)}
+    matches = [k for k, label in labels.items() if label == wanted] or \
+              [k for k, label in labels.items() if label.startswith(wanted)]
+    assert matches, f"no option `{wanted}` in {list(labels.values())} ({pending.get('prompt')})"
+    game.apply(matches[0], player)
+
+
+def prompt(game: Game) -> str:
+    return game.state["pending"]["prompt"] if game.state["pending"] else ""
