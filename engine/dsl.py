@@ -518,6 +518,8 @@ class Checker:
             return "bool"
         if op == "op" and node[2] in "+-":
             left, right = self.expr(node[3]), self.expr(node[4])
+            if left == right == "any":        # lists built with `let` are not typed further
+                return "any"
             collections = {"cards", "players", "zone", "card", "player"}
             if left in collections or right in collections:  # union (+) or difference (-) of groups
                 if not (left in collections | {"any"} and right in collections | {"any"}):

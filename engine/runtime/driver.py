@@ -72,6 +72,7 @@ def _next_turn(g):
             return
         order = state["players"]
         player = order[(order.index(turn["player"]) + 1) % len(order)]
+    state["dead"] = []
     state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "ending": False}
     for flags in state["flags"].values():
         flags.pop("$turn", None)
@@ -132,6 +133,7 @@ def start_action(g, action_id, pending, answer):
     me = state["turn"]["player"]
     if action_id == END_TURN:
         state["turn"]["ending"] = True
+        state["dead"] = []
         return
     snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "attempt")}
     snap["pending"] = pending

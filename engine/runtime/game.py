@@ -432,13 +432,21 @@ class Game:
         return Decision(pending, self._legal(pending))
 
     def _legal(self, pending) -> list[int]:
-        attempt = self.state["attempt"]
+        """Every option, less those already found to lead to a dead end from this very state."""
         count = len(pending["options"])
-        if attempt is None or not self.state["dead"] or pending["kind"] == "invite":
+        dead = self.state["dead"]
+        if not dead or pending["kind"] in ("invite", "bid"):
             return list(range(count))
-        path = attempt["path"]
-        dead = {d[-1] for d in self.state["dead"] if len(d) == len(path) + 1 and d[:len(path)] == path}
-        return [i for i in range(count) if i not in dead]
+        attempt = self.state["attempt"]
+        if attempt is None:
+            if pending["kind"] != "action":
+                return list(range(count))
+            path = []
+        else:
+            path = attempt["path"]
+        depth = len(path)
+        gone = {d[-1] for d in dead if len(d) == depth + 1 and d[:depth] == path}
+        return [i for i in range(count) if i not in gone]
 
     def legal(self, player=None) -> list[int]:
         decision = self.decision
@@ -460,6 +468,8 @@ class Game:
         if option not in self._legal(pending) or option >= pending.get("limit", {}).get(player, option + 1):
             raise GameError(f"{option!r} is not a legal answer")
         self.state["history"].append([player, option])
+        if player == CHANCE:   # the stream moves on whoever answered (the state's model or a person)
+            self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"])
         self._answer(player, option)
         self._advance()
 
@@ -468,7 +478,8 @@ class Game:
         pending = self.state["pending"]
         if pending is None or pending["by"] != [CHANCE]:
             raise GameError("no chance decision is pending")
-        self.apply(self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"]), CHANCE)
+        peek = Streams(dict(self.state["rng"]), self.state["seed"])
+        self.apply(peek.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"]), CHANCE)
 
     def _answer(self, player, option):
         state = self.state

@@ -1,0 +1,31 @@
+"""What must hold after every decision of every game, whatever the pack."""
+from __future__ import annotations
+
+
+def check(game, previous_scores: dict | None = None) -> dict:
+    state = game.state
+    seen = []
+    for key, cards in state["zones"].items():
+        for card in cards:
+            if card is not None:
+                seen.append(card)
+                assert state["loc"][card] == key, f"card {card} is in {key} but thinks it is in {state['loc'][card]}"
+    assert sorted(seen) == list(range(len(game.rules.instances))), "a card is missing or in two zones"
+    for owner, values in state["counters"].items():
+        for counter, value in values.items():
+            low = game.rules.counters[counter].get("min")
+            assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
+    scores = {}
+    for counter, spec in game.rules.counters.items():
+        if spec.get("monotonic"):
+            for owner, values in state["counters"].items():
+                if counter in values:
+                    scores[(owner, counter)] = values[counter]
+                    if previous_scores is not None:
+                        assert values[counter] >= previous_scores[(owner, counter)], f"{owner}'s {counter} went down"
+    if not game.over:
+        decision = game.decision
+        assert decision is not None, "the game waits for nothing"
+        for player in decision.players:
+            assert game.legal(player), f"{player} must decide but has no legal option"
+    return scores

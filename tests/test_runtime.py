@@ -1,0 +1,250 @@
+"""The runtime's promises, checked on whole games: invariants after every decision, exact replays,
+save/load, views that hide what they must, limits on runaway content, and no game words in engine/."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.dsl_builtins import FUNCTIONS, VERBS
+from engine.runtime import functions, session, verbs
+from engine.runtime.agents import GreedyAgent, RandomAgent
+from engine.runtime.compiler import ContentError
+from engine.runtime.game import Game, GameError
+from engine.runtime.rules import load
+
+import invariants
+from scenario import ROOT, ruleset
+
+GAMES_PER_COUNT = 12   # tools/soak.py plays 2,000 per player count; its figures are in the release notes
+
+
+def _random_game(rules, players, seed, check_every=True):
+    game = Game.new(rules, players, seed)
+    rnd = random.Random(seed)
+    scores = invariants.check(game)
+    while not game.over:
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+        else:
+            player = decision.players[0]
+            legal = game.legal(player)
+            game.apply(legal[rnd.randrange(len(legal))], player)
+        if check_every:
+            scores = invariants.check(game, scores)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_invariants_and_replay_exactly(players):
+    rules = ruleset()
+    for seed in range(GAMES_PER_COUNT):
+        game = _random_game(rules, players, seed)
+        result = game.state["result"]
+        assert result["reason"] == "victory_point_goal"
+        log = json.loads(json.dumps(session.game_log(game)))
+        assert session.replay(rules, log).state_hash() == game.state_hash()
+
+
+def test_same_seed_and_answers_give_the_same_game_byte_for_byte():
+    rules = ruleset()
+    a, b = _random_game(rules, 3, 7, False), _random_game(rules, 3, 7, False)
+    assert a.save() == b.save()
+    assert _random_game(rules, 3, 8, False).save() != a.save()
+
+
+def test_save_load_and_continue_is_the_same_game_as_continuing():
+    rules = ruleset()
+    game = Game.new(rules, 4, 3)
+    rnd = random.Random(3)
+    for step in range(400):
+        decision = game.decision
+        game.apply(rnd.choice(game.legal(decision.players[0])), decision.players[0])
+        if step in (50, 51, 130, 399):   # mid-turn, mid-effect and elsewhere
+            reloaded = Game.load(rules, game.save())
+            twin = game.clone()
+            for i in range(60):
+                if twin.over:
+                    break
+                fraction = random.Random(step * 100 + i).random()
+                for g in (twin, reloaded):
+                    legal = g.legal(g.decision.players[0])
+                    g.apply(legal[int(fraction * len(legal))], g.decision.players[0])
+            assert twin.state_hash() == reloaded.state_hash()
+            assert twin.save() == reloaded.save()
+
+
+def test_a_game_saved_mid_effect_is_plain_json_with_the_effect_stack():
+    rules = ruleset()
+    game = Game.new(rules, 2, 1)
+    game.apply(game.decision.options.index("explore"), "P1")
+    assert game.state["stack"], "choosing a terrain happens inside the Explore effect"
+    text = game.save()
+    assert json.loads(text)["stack"][0]["code"] == "action/explore/effect"
+
+
+def test_clone_is_independent():
+    rules = ruleset()
+    game = Game.new(rules, 2, 1)
+    twin = game.clone()
+    twin.apply(twin.legal("P1")[0], "P1")
+    assert game.state != twin.state
+    assert game.decision.prompt == "Choose an action, or end your turn"
+
+
+def _views_after(rules, players, seed, steps):
+    game = Game.new(rules, players, seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        player = game.decision.players[0]
+        game.apply(rnd.choice(game.legal(player)), player)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reshuffling_what_a_player_cannot_see_leaves_their_view_unchanged(seed):
+    rules = ruleset()
+    game = _views_after(rules, 3, seed, 60 + 37 * seed)
+    for player in game.state["players"]:
+        before = json.dumps(game.view(player), sort_keys=True)
+        for trial in range(3):
+            other = game.determinized(player, trial)
+            assert json.dumps(other.view(player), sort_keys=True) == before
+            invariants.check(other)
+
+
+def test_other_hands_show_counts_only_and_card_numbers_never_appear():
+    rules = ruleset()
+    game = _views_after(rules, 3, 2, 150)
+    view = game.view("P1")
+    for key, zone in view["zones"].items():
+        if key.startswith("hand:") and key != "hand:P1":
+            assert "cards" not in zone
+    text = json.dumps(view)
+    assert '"card"' not in text
+    # swapping a card of P2's hand with one of P3's hand changes nothing P1 can see
+    hand2, hand3 = game.state["zones"]["hand:P2"], game.state["zones"]["hand:P3"]
+    if hand2 and hand3:
+        swapped = game.clone()
+        a, b = swapped.state["zones"]["hand:P2"], swapped.state["zones"]["hand:P3"]
+        a[0], b[0] = b[0], a[0]
+        swapped.state["loc"][a[0]], swapped.state["loc"][b[0]] = "hand:P2", "hand:P3"
+        assert json.dumps(swapped.view("P1"), sort_keys=True) == json.dumps(view, sort_keys=True)
+
+
+def test_logs_are_filtered_per_player():
+    rules = ruleset()
+    game = _views_after(rules, 2, 4, 80)
+    own, other = game.log_for("P1"), game.log_for("P2")
+    assert len(own) == len(other)
+    drew_resources = [line for line in own if line.startswith("P1 draws") and " a card " not in line]
+    assert drew_resources, "P1 sees the names of the cards P1 draws"
+    assert all(" draws a card " in line for line in other if line.startswith("P1 draws") and "hand" in line)
+
+
+def test_greedy_agent_plays_from_views_and_beats_random():
+    """16 of 16 in `knap sim cro-magnon --players 2 --agents greedy,random`; three games here."""
+    rules = ruleset()
+    for seed in range(3):
+        game = session.play(rules, 2, seed, [GreedyAgent(seed), RandomAgent(seed)])
+        assert game.state["result"]["winners"] == ["P1"]
+
+
+def test_every_declared_verb_and_function_has_an_implementation():
+    assert set(verbs.IMPLEMENTATIONS) == set(VERBS)
+    assert set(functions.BUILTINS) == set(FUNCTIONS)
+
+
+def test_answers_that_are_not_legal_are_refused():
+    game = Game.new(ruleset(), 2, 0)
+    with pytest.raises(GameError):
+        game.apply(999, "P1")
+    with pytest.raises(GameError):
+        game.apply(game.legal("P1")[0], "P2")
+
+
+# ---------------------------------------------------------------- runaway content
+_PACK = """kind: pack
+id: tiny
+name: Tiny
+version: 1.0.0
+players: {min: 1, max: 2}
+"""
+_RULES = """kind: counter
+id: vp
+name: VP
+owner: player
+---
+kind: end
+id: goal
+name: Goal
+trigger: me.vp >= 3
+then: immediate
+result: most
+counter: vp
+---
+kind: action
+id: act
+name: Act
+effect: |
+%s
+"""
+
+
+def _tiny(tmp_path, effect):
+    root = tmp_path / "tiny"
+    root.mkdir()
+    (root / "pack.yaml").write_text(_PACK)
+    body = "\n".join("  " + line for line in effect.splitlines())
+    (root / "rules.yaml").write_text(_RULES % body)
+    return load(root)
+
+
+def test_an_endless_effect_stops_at_the_step_budget(tmp_path):
+    rules = _tiny(tmp_path, "repeat 100000000 times:\n    log \"again\"")
+    game = Game.new(rules, 1, 0)
+    with pytest.raises(ContentError) as caught:
+        game.apply(game.decision.options.index("act"), "P1")
+    assert "steps" in str(caught.value)
+
+
+def test_an_action_performing_itself_stops_at_the_depth_limit(tmp_path):
+    rules = _tiny(tmp_path, "perform act")
+    game = Game.new(rules, 1, 0)
+    with pytest.raises(ContentError) as caught:
+        game.apply(game.decision.options.index("act"), "P1")
+    assert "deep" in str(caught.value)
+
+
+def test_a_tiny_pack_plays_to_its_end(tmp_path):
+    rules = _tiny(tmp_path, "gain 1 vp")
+    game = Game.new(rules, 2, 0)
+    for _ in range(3):
+        game.apply(game.decision.options.index("act"), "P1")
+    assert game.over and game.state["result"]["winners"] == ["P1"]
+
+
+def test_dice_are_chance_decisions_with_probabilities_and_replay(tmp_path):
+    rules = _tiny(tmp_path, "roll 2 of 6 as faces\ngain faces[1] vp")
+    game = Game.new(rules, 1, 5)
+    game.apply(game.decision.options.index("act"), "P1")
+    assert game.decision.is_chance and game.decision.probabilities == [1 / 6] * 6
+    game.apply_chance()
+    game.apply_chance()
+    replayed = session.replay(rules, session.game_log(game))
+    assert replayed.state_hash() == game.state_hash()
+
+
+def test_engine_knows_no_game():
+    words = re.compile(r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman",
+                       re.I)
+    for path in (ROOT / "engine").rglob("*"):
+        if path.is_file() and path.suffix in (".py", ".lark", ".json", ".md", ".txt", ""):
+            assert not words.search(path.read_text(encoding="utf-8", errors="replace")), path
