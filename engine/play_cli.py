@@ -68,9 +68,8 @@ def _players(rules, wanted):
 
 def _content_error(exc, rules) -> str:
     from .runtime.compiler import ContentError
-    if isinstance(exc, ContentError) and exc.code_key in rules.sources:
-        source = rules.sources[exc.code_key]
-        return f"{source.file}: {source.field} of document {source.index + 1}: {exc.message}"
+    if isinstance(exc, ContentError):
+        return rules.describe(exc)
     return str(exc)
 
 

@@ -213,6 +213,8 @@ def test_an_endless_effect_stops_at_the_step_budget(tmp_path):
     with pytest.raises(ContentError) as caught:
         game.apply(game.decision.options.index("act"), "P1")
     assert "steps" in str(caught.value)
+    described = rules.describe(caught.value)
+    assert described.startswith(str(tmp_path / "tiny" / "rules.yaml") + ":19:7: ")   # the `log` line
 
 
 def test_an_action_performing_itself_stops_at_the_depth_limit(tmp_path):

@@ -163,10 +163,11 @@ def _check_end(g):
             if not g.rules.code[key](Ctx(g, {}, player, None)):
                 continue
             then = rule.get("then", "immediate")
-            order = g.players_from(player)
             queue = []
             if then == "last_turns_then_trigger_player":
-                queue = order[1:] + [player]
+                # the others in turn order after the current turn (which counts as its player's last),
+                # then the trigger player
+                queue = [p for p in g.players_from(current)[1:] if p != player] + [player]
                 if player == current:
                     state["turn"]["ending"] = True
             elif then == "finish_round":

@@ -72,12 +72,10 @@ def _contains(c, text, word):
 def _requires_met(c, card, zone):
     if card is None:
         return False
-    memo = c.memo
-    held = memo.get(("held", zone)) if memo is not None else None
+    memo = c.g.held_memo
+    held = memo.get(zone)
     if held is None:
-        held = {c.g.rules.instances[x] for x in _everyone(c, zone)}
-        if memo is not None:
-            memo[("held", zone)] = held
+        held = memo[zone] = {c.g.rules.instances[x] for x in _everyone(c, zone)}
     return all(need in held for need in c.g.card_def(card).get("requires") or [])
 
 

@@ -59,7 +59,8 @@ class Game:
         self.params = state["params"]
         self.counters_of = set(state["players"]) | {"table"}
         self.rng = Streams(state["rng"], state["seed"])
-        self._legal_cache = None
+        self._zone_defs = {key: rules.zones.get(key.split(":")[0], {}) for key in state["zones"]}
+        self.held_memo: dict = {}     # facts that depend only on where cards lie; emptied by every move
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod
@@ -162,7 +163,8 @@ class Game:
         return self.card_def(card).get("tags") or ()
 
     def zone_def(self, key: str) -> dict:
-        return self.rules.zones.get(key.split(":")[0], {})
+        found = self._zone_defs.get(key)
+        return found if found is not None else self.rules.zones.get(key.split(":")[0], {})
 
     def zone_keys(self, zone_id: str) -> list[str]:
         if self.rules.zones.get(zone_id, {}).get("owner") == "player":
@@ -246,6 +248,8 @@ class Game:
 
     def move(self, card: int, target: str, slot=None, *, top=True):
         state = self.state
+        if self.held_memo:
+            self.held_memo = {}
         source = state["loc"][card]
         cards = state["zones"][source]
         if self.zone_def(source).get("type") == "row" and self.zone_def(source).get("slots"):
@@ -546,6 +550,7 @@ class Game:
         log, history = state["log"][:attempt["log"]], state["history"]
         state.clear()
         state.update(snap)
+        self.held_memo = {}
         state["log"], state["history"], state["dead"] = log, history, dead
         self.rng = Streams(state["rng"], state["seed"])
 

@@ -73,6 +73,20 @@ class Ruleset:
                 return end["counter"]
         return None
 
+    def describe(self, exc) -> str:
+        """A runtime content error as `file:line:col: message`, pointing into the YAML that caused it."""
+        message = getattr(exc, "message", str(exc))
+        source = self.sources.get(getattr(exc, "code_key", ""))
+        if source is None:
+            return message
+        from ..yamlload import load_file, text_position
+        loaded = load_file(source.file)
+        doc = next((d for d in loaded.documents if d.index == source.index), None)
+        if doc is None or doc.node is None:
+            return f"{source.file}: {message}"
+        line, col = text_position(doc.node, (source.field,), loaded.text.splitlines(), exc.offset)
+        return f"{source.file}:{line}:{col}: {message}"
+
     def player_zones(self) -> list[str]:
         return [z for z, d in self.zones.items() if d.get("owner") == "player"]
 

@@ -21,7 +21,9 @@ def _one(args):
     try:
         game = play(_RULES, players, seed, seats, max_rounds=max_rounds)
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
-        return {"index": index, "seed": seed, "error": f"{type(exc).__name__}: {exc}"}
+        from .compiler import ContentError
+        text = _RULES.describe(exc) if isinstance(exc, ContentError) else f"{type(exc).__name__}: {exc}"
+        return {"index": index, "seed": seed, "error": text}
     result = game.state["result"]
     return {"index": index, "seed": seed, "winners": result["winners"], "scores": result["scores"],
             "reason": result["reason"], "turns": result["turns"], "decisions": len(game.state["history"])}
