@@ -855,6 +855,21 @@ def test_the_trigger_player_takes_the_very_last_turn():
     assert g.state["result"]["winners"] == ["P2"]
 
 
+def test_a_helper_reaching_the_goal_in_another_players_turn_plays_last():
+    """Rulebook "End of the Game and Scoring", with the pack's assumption for a case the rulebook leaves open
+    (content/cro-magnon/rules/end.yaml): P3 helps P1 hunt the wolf in a joint hunt and reaches 24 VP during
+    P1's turn; P1's turn goes on and counts as P1's last, P2 plays a last turn, then P3, and the game ends."""
+    g = game(players=3, vp={"P3": 23}, tableaus={"P1": ["axe"], "P3": ["chopper", "stone_knife"]},
+             decks={"forest": ["wolf"]})
+    explore(g)
+    hunt(g, share="1", joining=("P3",))
+    answer(g, "vp")                                     # the agreed share: the wolf's VP, for P3
+    assert vp(g, "P3") == 24 and vp(g, "P1") == 0
+    assert at_menu(g) and g.state["ending"]["by"] == "P3"
+    assert play_to_end(g) == ["P1", "P2", "P3"]          # P1 finishes the turn in progress
+    assert g.state["result"]["winners"] == ["P3"]
+
+
 # ---------------------------------------------------------------------------------------------- 18. final scoring
 def test_final_scoring_cards_in_hand_and_predator_figures():
     """Rulebook "Final Scoring": 1 VP per 2 resource cards left in hand; predator figures: Wolf 1, Cave

@@ -87,3 +87,12 @@ def test_play_refuses_a_pack_with_errors(tmp_path):
     assert result.returncode == 2
     assert "cards.yaml:6:3" in result.stderr and "before playing" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_python_example_of_docs_playing_runs():
+    text = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    code = code.replace('Path("content/cro-magnon")', 'ROOT / "content" / "cro-magnon"')
+    namespace = {"ROOT": ROOT}
+    exec("from pathlib import Path\n" + code, namespace)   # noqa: S102 -- our own documentation
+    assert namespace["g"].over and namespace["same"].state_hash() == namespace["g"].state_hash()

@@ -18,37 +18,50 @@ def _card_text(item) -> str:
     return text
 
 
+def _zone_text(zone) -> str:
+    if "top" in zone:
+        return f"top: {_card_text(zone['top'])} ({zone['count']} cards)"
+    if "cards" in zone:
+        text = ", ".join(_card_text(c) for c in zone["cards"]) or "—"
+        hidden = zone["count"] - sum(1 for c in zone["cards"] if c not in (None, "hidden"))
+        if hidden > 0 and "hidden" not in zone["cards"]:
+            text += f" (+{hidden} face down)"
+        return text
+    return f"{zone['count']} face down" if zone["count"] else "—"
+
+
 def render(view, console: Console, log_lines: int = 12):
-    """The board from one player's seat: counters, shared zones, each player's zones, the log's tail."""
+    """The board from one player's seat: shared zones with cards, then one row per player (counters and
+    their own zones), then the log's tail."""
     you = view["you"]
     turn = view["turn"]
     console.rule(f"Turn {turn['number']} — {turn['player']} to play — you are {you}")
-    counters = Table(title="Players", show_edge=False)
-    counters.add_column("player")
-    names = sorted({c for values in view["counters"].values() for c in values})
-    for name in names:
-        counters.add_column(name, justify="right")
-    for owner, values in view["counters"].items():
-        label = owner + (" (you)" if owner == you else "")
-        counters.add_row(label, *[str(values.get(n, "")) for n in names])
-    console.print(counters)
     table = Table(title="Table", show_edge=False, show_header=False)
-    table.add_column("zone")
+    table.add_column("zone", style="bold")
     table.add_column("cards")
+    per_player: dict[str, dict[str, str]] = {}
     for key, zone in view["zones"].items():
-        if ":" in key and not key.endswith(f":{you}") and "cards" not in zone:
-            text = f"{zone['count']} card(s)"
-        elif "top" in zone:
-            text = f"top: {_card_text(zone['top'])} ({zone['count']} card(s))"
-        elif "cards" in zone:
-            text = ", ".join(_card_text(c) for c in zone["cards"]) or "—"
-            hidden = zone["count"] - sum(1 for c in zone["cards"] if c not in (None, "hidden"))
-            if hidden > 0 and "hidden" not in zone["cards"]:
-                text += f" (+{hidden} face down)"
-        else:
-            text = f"{zone['count']} card(s) face down" if zone["count"] else "—"
-        table.add_row(zone["name"], text)
+        if ":" in key and not key.startswith("_"):
+            zone_id, owner = key.split(":")
+            label = zone["name"].split("'s ", 1)[-1]
+            per_player.setdefault(owner, {})[label] = _zone_text(zone)
+        elif zone["count"] or "cards" in zone and zone["cards"]:
+            table.add_row(zone["name"], _zone_text(zone))
     console.print(table)
+    players = Table(title="Players", show_edge=False)
+    players.add_column("player", style="bold")
+    counters = sorted({c for values in view["counters"].values() for c in values})
+    for name in counters:
+        players.add_column(name, justify="right")
+    zone_labels = sorted({label for zones in per_player.values() for label in zones})
+    for label in zone_labels:
+        players.add_column(label)
+    for player in view["players"]:
+        values = view["counters"].get(player, {})
+        zones = per_player.get(player, {})
+        players.add_row(player + (" (you)" if player == you else ""), *[str(values.get(n, "")) for n in counters],
+                        *[zones.get(label, "") for label in zone_labels])
+    console.print(players)
     for line in view["log"][-log_lines:]:
         console.print(f"  [dim]{line}[/dim]")
 
