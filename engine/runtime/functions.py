@@ -69,6 +69,23 @@ def _contains(c, text, word):
     return str(word).lower() in str(text or "").lower()
 
 
+def _can_pay(c, cost, zone, joker=None):
+    from .verbs import cost_payable
+    counts: dict[str, int] = {}
+    for card in c.g.items_of(zone):
+        def_id = c.g.rules.instances[card]
+        counts[def_id] = counts.get(def_id, 0) + 1
+    joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
+    return cost_payable(list(cost or []), counts, joker_id, joker_n)
+
+
+def _copies(c, card, zone):
+    if not isinstance(card, int):
+        return 0
+    wanted = c.g.rules.instances[card]
+    return sum(1 for x in c.g.items_of(zone) if c.g.rules.instances[x] == wanted)
+
+
 def _requires_met(c, card, zone):
     if card is None:
         return False
@@ -130,6 +147,8 @@ BUILTINS = {
     "owner": _owner,
     "has": _has,
     "contains": _contains,
+    "can_pay": _can_pay,
+    "copies": _copies,
     "requires_met": _requires_met,
     "requires_held": _requires_held,
     "lines_between": _lines_between,

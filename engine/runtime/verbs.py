@@ -408,6 +408,19 @@ class Perform(Verb):
             return "yield"
 
 
+def cost_payable(items, counts, joker=None, n=0) -> bool:
+    """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
+    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers."""
+    need: dict[str, int] = {}
+    for item in items:
+        need[item] = need.get(item, 0) + 1
+    short = sum(max(0, k - counts.get(d, 0)) for d, k in need.items() if d != joker)
+    if not joker or not n:
+        return short == 0
+    spare = counts.get(joker, 0) - need.get(joker, 0)
+    return spare >= 0 and short * n <= spare
+
+
 class PayCost(Verb):
     """Pay an ordered cost item by item; a joker set may stand for one item. Which copy of an identical
     card pays does not matter, so the only question asked is "the card itself, or the jokers?"."""
@@ -428,16 +441,6 @@ class PayCost(Verb):
                 have.setdefault(g.rules.instances[card], []).append(card)
         return have
 
-    @staticmethod
-    def _feasible(items, counts, joker, n):
-        need: dict[str, int] = {}
-        for item in items:
-            need[item] = need.get(item, 0) + 1
-        short = sum(max(0, k - counts.get(d, 0)) for d, k in need.items() if d != joker)
-        spare = counts.get(joker, 0) - need.get(joker, 0) if joker else 0
-        return (not joker or need.get(joker, 0) <= counts.get(joker, 0)) and short * n <= max(spare, 0) \
-            if joker and n else short == 0 and all(need[d] <= counts.get(d, 0) for d in need)
-
     def _choices(self, g, wait):
         have = self._available(g, wait)
         counts = {d: len(v) for d, v in have.items()}
@@ -446,12 +449,12 @@ class PayCost(Verb):
         if counts.get(item):
             after = dict(counts)
             after[item] -= 1
-            if self._feasible(rest, after, wait["joker"], wait["n"]):
+            if cost_payable(rest, after, wait["joker"], wait["n"]):
                 choices.append("card")
         if wait["joker"] and wait["n"] and item != wait["joker"] and counts.get(wait["joker"], 0) >= wait["n"]:
             after = dict(counts)
             after[wait["joker"]] -= wait["n"]
-            if self._feasible(rest, after, wait["joker"], wait["n"]):
+            if cost_payable(rest, after, wait["joker"], wait["n"]):
                 choices.append("joker")
         return choices, have
 
