@@ -161,9 +161,18 @@ class Compiler:
                         else self.expr(a, where) for i, a in enumerate(args)]
             key = self.key
 
+            if len(compiled) == 1:
+                (a,) = compiled
+                evaluate = lambda c: impl(c, a(c))  # noqa: E731 -- the common arities, without a list
+            elif len(compiled) == 2:
+                a, b = compiled
+                evaluate = lambda c: impl(c, a(c), b(c))  # noqa: E731
+            else:
+                evaluate = lambda c: impl(c, *[f(c) for f in compiled])  # noqa: E731
+
             def call(c):
                 try:
-                    return impl(c, *[f(c) for f in compiled])
+                    return evaluate(c)
                 except ContentError:
                     raise
                 except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
@@ -201,10 +210,16 @@ class Compiler:
 
     def _x_and(self, node, where):
         parts = [self.expr(p, where) for p in node[2]]
+        if len(parts) == 2:
+            a, b = parts
+            return lambda c: bool(a(c) and b(c))
         return lambda c: all(p(c) for p in parts)
 
     def _x_or(self, node, where):
         parts = [self.expr(p, where) for p in node[2]]
+        if len(parts) == 2:
+            a, b = parts
+            return lambda c: bool(a(c) or b(c))
         return lambda c: any(p(c) for p in parts)
 
     def _x_op(self, node, where):
@@ -264,8 +279,7 @@ class Compiler:
         test = self.expr(node[3], True)
 
         def keep(c):
-            outer, outer_memo = c.item, c.memo
-            c.memo = {}
+            outer = c.item
             kept = []
             for item in c.g.items_of(source(c)):
                 if item is None:
@@ -273,7 +287,7 @@ class Compiler:
                 c.item = item
                 if test(c):
                     kept.append(item)
-            c.item, c.memo = outer, outer_memo
+            c.item = outer
             return kept
         return keep
 

@@ -71,10 +71,13 @@ def _contains(c, text, word):
 
 def _can_pay(c, cost, zone, joker=None):
     from .verbs import cost_payable
-    counts: dict[str, int] = {}
-    for card in c.g.items_of(zone):
-        def_id = c.g.rules.instances[card]
-        counts[def_id] = counts.get(def_id, 0) + 1
+    memo = c.g.held_memo
+    counts = memo.get(("counts", zone))
+    if counts is None:
+        counts = memo[("counts", zone)] = {}
+        for card in c.g.items_of(zone):
+            def_id = c.g.rules.instances[card]
+            counts[def_id] = counts.get(def_id, 0) + 1
     joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
     return cost_payable(list(cost or []), counts, joker_id, joker_n)
 

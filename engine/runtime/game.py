@@ -27,11 +27,10 @@ class GameError(Exception):
 
 class Ctx:
     """What an expression sees: the game, the frame's locals, the acting player, its card, a `where` item."""
-    __slots__ = ("g", "env", "me", "card", "item", "depth", "memo")
+    __slots__ = ("g", "env", "me", "card", "item", "depth")
 
     def __init__(self, g, env, me, card):
         self.g, self.env, self.me, self.card, self.item, self.depth = g, env, me, card, None, 0
-        self.memo = None   # facts computed inside one `where` (the state cannot change during it)
 
 
 class Decision:
