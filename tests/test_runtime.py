@@ -88,6 +88,19 @@ def test_a_game_saved_mid_effect_is_plain_json_with_the_effect_stack():
     assert json.loads(text)["stack"][0]["code"] == "action/explore/effect"
 
 
+def test_a_save_refuses_to_continue_with_a_changed_pack(tmp_path):
+    import shutil
+    copy_root = tmp_path / "cro-magnon"
+    shutil.copytree(ROOT / "content" / "cro-magnon", copy_root)
+    game = Game.new(load(copy_root), 2, 0)
+    text = game.save()
+    assert Game.load(load(copy_root), text).state_hash() == game.state_hash()
+    actions = copy_root / "rules" / "actions.yaml"
+    actions.write_text(actions.read_text().replace("cost: {ap: 2}", "cost: {ap: 1}"))
+    with pytest.raises(GameError, match="the pack has changed"):
+        Game.load(load(copy_root), text)
+
+
 def test_clone_is_independent():
     rules = ruleset()
     game = Game.new(rules, 2, 1)

@@ -90,7 +90,7 @@ class Game:
             for owner in (names if counter.get("owner") == "player" else ["table"]):
                 counters[owner][counter_id] = int(counter.get("start", 0))
         state = {
-            "format": FORMAT, "pack": rules.pack_id, "seed": int(seed), "players": names,
+            "format": FORMAT, "pack": rules.pack_id, "pack_version": rules.fingerprint, "seed": int(seed), "players": names,
             "params": rules.parameters(players), "rng": {}, "zones": zones, "loc": loc,
             "orient": [0] * len(rules.instances), "shown": {}, "counters": counters,
             "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
@@ -128,11 +128,14 @@ class Game:
             raise GameError("this is not a saved Knapper game")
         if state.get("pack") != rules.pack_id:
             raise GameError(f"this game was saved with the pack `{state.get('pack')}`, not `{rules.pack_id}`")
+        if state.get("pack_version") != rules.fingerprint:
+            raise GameError("the pack has changed since this game was saved; a saved effect half-way through "
+                            "cannot be continued with other rules (its log can still be replayed)")
         return cls(rules, state)
 
     def state_hash(self) -> str:
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
-        public = {k: v for k, v in self.state.items() if k not in ("attempt", "dead", "steps")}
+        public = {k: v for k, v in self.state.items() if k not in ("attempt", "dead", "steps", "pack_version")}
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
 
     # ------------------------------------------------------------------ helpers the DSL uses

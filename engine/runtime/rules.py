@@ -46,6 +46,7 @@ class Ruleset:
     functions: dict[str, dict] = field(default_factory=dict)
     categories: dict[str, str] = field(default_factory=dict)    # id -> kind (card, zone, tag, ...)
     code: dict[str, object] = field(default_factory=dict)       # "action/explore" -> compiled code
+    fingerprint: str = ""                                       # changes whenever any document changes
     sources: dict[str, Source] = field(default_factory=dict)
 
     @property
@@ -100,8 +101,12 @@ def load(root: Path, *, lint_first: bool = True) -> Ruleset:
         if errors:
             raise PackError(errors, result.positions)
     docs = pack_documents(root)
+    import hashlib
+    import json
+    digest = hashlib.sha256(json.dumps([d for _, _, d in docs], sort_keys=True, default=str).encode())
     manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
-    rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest)
+    rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest,
+                    fingerprint=digest.hexdigest()[:16])
     ordered: dict[str, list] = {}
     for file, index, data in docs:
         kind = data.get("kind")

@@ -305,7 +305,7 @@ class Ask(Verb):
     def run(self, g, c, frame):
         player = self.value(c, "player")
         question = self.value(c, "question")
-        about = f" ({g.card_label(c.card, None)})" if isinstance(c.card, int) else ""
+        about = f" ({g.public_label([c.card], True)})" if isinstance(c.card, int) else ""
         return {"kind": "ask", "by": [player], "prompt": f"{question}{about}", "options": [True, False]}
 
     def resume(self, g, c, frame, answer):
@@ -321,7 +321,7 @@ class Invite(Verb):
             self.bind(c, [])
             return None
         offer = self.value(c, "with")
-        about = f" for {g.card_label(c.card, None)}" if isinstance(c.card, int) else ""
+        about = f" for {g.public_label([c.card], True)}" if isinstance(c.card, int) else ""
         frame["wait"] = {"order": players}
         return {"kind": "invite", "by": list(players), "order": list(players), "answers": {},
                 "prompt": f"{c.me} invites you to join{about}"
