@@ -382,27 +382,27 @@ class Game:
         return player_view(self, player)
 
     def determinized(self, player, seed: int) -> "Game":
-        """A copy in which everything `player` cannot see is re-randomised: each zone's hidden cards
-        are shuffled among themselves, and hidden cards in other players' zones of one kind trade
-        places. Its view for `player` is the same as the real game's (tests check this)."""
+        """A copy in which everything `player` cannot see is re-dealt at random: hidden cards trade places
+        with hidden cards from the same home deck (where a card came from is public: the log says which
+        deck was drawn). Its view for `player` is the same as the real game's (tests check this)."""
         import random
         copy = self.clone()
         rnd = random.Random(seed)
-        zones = copy.state["zones"]
-        groups: dict[str, list[str]] = {}
-        for key in zones:
-            groups.setdefault(key.split(":")[0] if ":" in key else key, []).append(key)
-        for keys in groups.values():
-            slots = [(k, i) for k in keys for i, x in enumerate(zones[k]) if x is not None
-                     and not copy.can_see(x, player) and str(x) not in copy.state["shown"]]
-            cards = [zones[k][i] for k, i in slots]
+        state = copy.state
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for key, cards in state["zones"].items():
+            for i, card in enumerate(cards):
+                if card is not None and not copy.can_see(card, player):
+                    groups.setdefault(copy.card_def(card).get("deck") or "", []).append((key, i))
+        for slots in groups.values():
+            cards = [state["zones"][k][i] for k, i in slots]
             rnd.shuffle(cards)
             for (k, i), card in zip(slots, cards):
-                zones[k][i] = card
-                copy.state["loc"][card] = k
-        copy.state["rng"] = {name: rnd.getrandbits(64) for name in copy.state["rng"]}
-        copy.state["seed"] = rnd.getrandbits(32)
-        copy.rng = Streams(copy.state["rng"], copy.state["seed"])
+                state["zones"][k][i] = card
+                state["loc"][card] = k
+        state["rng"] = {name: rnd.getrandbits(64) for name in state["rng"]}
+        state["seed"] = rnd.getrandbits(32)
+        copy.rng = Streams(state["rng"], state["seed"])
         return copy
 
     def projected_margin(self, player) -> int:
