@@ -388,6 +388,7 @@ class Checker:
         self.scope: dict[str, str] = dict(locals_ or {})
         self.problems: list[Problem] = []
         self.in_where = 0
+        self.where_items: list[str] = []   # the type of `item` in each enclosing `where`
 
     def problem(self, code, message, offset, hint=""):
         self.problems.append(Problem(code, message, offset, hint))
@@ -540,7 +541,10 @@ class Checker:
         if op == "where":
             kind = self.expr(node[2])
             self.in_where += 1
+            self.where_items.append("player" if kind in ("players", "player") else
+                                    "card" if kind in ("cards", "card", "zone") else "any")
             self.expr(node[3])
+            self.where_items.pop()
             self.in_where -= 1
             return kind if kind in ("cards", "players") else "cards" if kind == "zone" else kind
         return "any"
@@ -549,6 +553,11 @@ class Checker:
         word = node[2]
         if word in self.scope:
             return self.scope[word]
+        if word == "item":
+            if not self.where_items:
+                return self.problem("D002", "`item` names the thing being tested inside `where`, and there is "
+                                    "no `where` here", node[1], "write `... where <condition on item>`")
+            return self.where_items[-1]
         if word in CONSTANTS:
             return CONSTANTS[word].type
         category = self.symbols.ids.get(word)

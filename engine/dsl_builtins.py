@@ -192,7 +192,9 @@ CONSTANTS: dict[str, Constant] = {c.name: c for c in [
     Constant("players", "players", "All players, in turn order from the current one."),
     Constant("opponents", "players", "All players but `me`, in turn order."),
     Constant("player_count", "number", "How many players are at the table."),
-    Constant("card", "card", "The card the effect is written on (or being resolved)."),
+    Constant("card", "card", "The card the effect is written on (or being resolved); inside `where` over "
+             "cards, the card being tested."),
+    Constant("item", "any", "Inside `where`, the thing being tested: `opponents where item.vp > me.vp`."),
     Constant("turn_number", "number", "The current turn, counting from 1."),
     Constant("true", "bool", "Yes."),
     Constant("false", "bool", "No."),

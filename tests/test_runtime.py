@@ -241,6 +241,35 @@ def test_an_action_performing_itself_stops_at_the_depth_limit(tmp_path):
     assert "deep" in str(caught.value)
 
 
+def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(tmp_path):
+    """docs/runtime.md, "Impossible actions are undone": a failed `require` restores the state from before
+    the action, the answer that led there is no longer offered, and an action with no way through left
+    leaves the menu."""
+    rules = _tiny(tmp_path, "gain 1 vp\nchoose 1 from [1, 2, 3] as pick\nrequire pick = 2")
+    game = Game.new(rules, 1, 0)
+    act = game.decision.options.index("act")
+    game.apply(act, "P1")
+    assert game.decision.prompt.startswith("Choose pick") and game.legal("P1") == [0, 1, 2]
+    game.apply(0, "P1")                                  # 1: the require fails
+    assert game.state["counters"]["P1"]["vp"] == 0 and game.decision.kind == "action"
+    assert act in game.legal("P1")                       # 2 is still a way through
+    game.apply(act, "P1")
+    assert game.legal("P1") == [1, 2]                    # 1 is not offered again
+    game.apply(2, "P1")                                  # 3 fails too: only 2 is left ...
+    game.apply(act, "P1")                                # ... and is answered by the engine
+    assert game.state["counters"]["P1"]["vp"] == 1 and game.state["dead"] == []
+
+
+def test_an_action_with_no_way_through_leaves_the_menu(tmp_path):
+    rules = _tiny(tmp_path, "choose 1 from [1, 2] as pick\nrequire pick = 3")
+    game = Game.new(rules, 1, 0)
+    act = game.decision.options.index("act")
+    game.apply(act, "P1")
+    game.apply(0, "P1")
+    game.apply(act, "P1")                                # only 2 left: answered at once, fails too
+    assert act not in game.legal("P1") and game.legal("P1")
+
+
 def test_a_tiny_pack_plays_to_its_end(tmp_path):
     rules = _tiny(tmp_path, "gain 1 vp")
     game = Game.new(rules, 2, 0)

@@ -12,7 +12,7 @@ from .. import dsl
 from ..dsl_builtins import CARD_FIELDS
 from . import functions
 
-CONSTANT_NAMES = {"me", "current", "players", "opponents", "player_count", "card", "turn_number", "true",
+CONSTANT_NAMES = {"me", "current", "players", "opponents", "player_count", "card", "item", "turn_number", "true",
                   "false", "none", "upright", "turned", "reversed", "all"}
 ORIENTATIONS = {"upright": 0, "turned": 1, "reversed": 2}
 MAX_LIST = 10_000
@@ -134,7 +134,7 @@ class Compiler:
                 except KeyError:
                     raise ContentError(f"`{word}` has no value here yet", self.key, node[1]) from None
             return local
-        if where and word == "card":
+        if where and word in ("card", "item"):
             return lambda c: c.item
         if word in CONSTANT_NAMES:
             return _constant(word)
@@ -299,6 +299,7 @@ def _constant(word):
         return lambda c: value
     return {
         "me": lambda c: c.me,
+        "item": lambda c: c.item,
         "card": lambda c: c.card,
         "current": lambda c: c.g.state["turn"]["player"],
         "players": lambda c: c.g.players_from(c.g.state["turn"]["player"]),

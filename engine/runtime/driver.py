@@ -140,7 +140,8 @@ def start_action(g, action_id, pending, answer):
     import marshal
     snap = marshal.loads(marshal.dumps(snap))
     snap["attempt"] = None
-    state["attempt"] = {"snap": snap, "log": len(state["log"]), "path": [answer], "action": action_id}
+    state["attempt"] = {"snap": snap, "log": len(state["log"]), "path": [answer],
+                        "counts": [len(pending["options"])], "action": action_id}
     action = g.rules.actions[action_id]
     for counter, amount in (action.get("cost") or {}).items():
         g.set_counter(me, counter, g.counter(me, counter) - amount)

@@ -498,6 +498,7 @@ class Game:
             answer = [pending["answers"][p] for p in pending["order"]]
             if state["attempt"] is not None:
                 state["attempt"]["path"].append(",".join(map(str, answer)))
+                state["attempt"]["counts"].append(-1)      # answers of several players: never pruned
             state["pending"] = None
             frame = state["stack"][-1]
             self._resume_verb(frame, self.rules.code[frame["code"]].steps[frame["pc"]], answer)
@@ -507,6 +508,7 @@ class Game:
         state["pending"] = None
         if state["attempt"] is not None:
             state["attempt"]["path"].append(answer)
+            state["attempt"]["counts"].append(len(pending["options"]))
         if pending["kind"] == "action":
             from .driver import start_action
             start_action(self, pending["options"][answer], pending, answer)
@@ -548,6 +550,15 @@ class Game:
             state["stack"].pop()
             return
         dead = state["dead"] + [attempt["path"]]
+        # a question all of whose answers are dead ends is itself a dead end, up to the action's own choice
+        prefix, counts = attempt["path"], attempt["counts"]
+        while len(prefix) > 1 and counts[len(prefix) - 1] >= 0:
+            parent = prefix[:-1]
+            gone = {d[-1] for d in dead if len(d) == len(prefix) and d[:-1] == parent}
+            if len(gone) < counts[len(prefix) - 1]:
+                break
+            dead.append(parent)
+            prefix = parent
         snap = attempt["snap"]
         log, history = state["log"][:attempt["log"]], state["history"]
         state.clear()
@@ -637,7 +648,7 @@ class Game:
                         continue
                     raise GameError(f"nobody can answer: {pending.get('prompt', '')}")
                 if len(legal) == 1 and pending["by"] != [CHANCE] and len(pending["by"]) == 1 \
-                        and pending["kind"] not in ("ask", "invite"):
+                        and pending["kind"] not in ("ask", "invite", "action"):
                     self._answer(pending["by"][0], legal[0])
                     continue
                 return

@@ -30,7 +30,7 @@ def _zone_text(zone) -> str:
     return f"{zone['count']} face down" if zone["count"] else "—"
 
 
-def render(view, console: Console, log_lines: int = 12):
+def render(view, console: Console, log_lines: int = 12, since: int | None = None):
     """The board from one player's seat: shared zones with cards, then one row per player (counters and
     their own zones), then the log's tail."""
     you = view["you"]
@@ -62,7 +62,11 @@ def render(view, console: Console, log_lines: int = 12):
         players.add_row(player + (" (you)" if player == you else ""), *[str(values.get(n, "")) for n in counters],
                         *[zones.get(label, "") for label in zone_labels])
     console.print(players)
-    for line in view["log"][-log_lines:]:
+    lines = view["log"][since:] if since is not None else view["log"][-log_lines:]
+    if len(lines) > 60:
+        console.print(f"  [dim]… {len(lines) - 60} earlier lines[/dim]")
+        lines = lines[-60:]
+    for line in lines:
         console.print(f"  [dim]{line}[/dim]")
 
 
@@ -73,9 +77,11 @@ class HumanAgent:
     def __init__(self, console: Console | None = None, stdin=None):
         self.console = console or Console()
         self.stdin = stdin or sys.stdin
+        self.seen = 0          # log lines already shown: everything since is shown, bots' turns included
 
     def act(self, view, legal, model=None):
-        render(view, self.console)
+        render(view, self.console, since=max(0, self.seen - 3))
+        self.seen = len(view["log"])
         decision = view["decision"]
         self.console.print(f"[bold]{decision['prompt']}[/bold]")
         for number, option in enumerate(decision["options"], 1):
