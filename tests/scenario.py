@@ -26,6 +26,15 @@ def saved_and_loaded(game: Game) -> Game:
     return Game.load(game.rules, game.save())
 
 
+def ready(game: Game) -> Game:
+    """Finish setting up a scenario: the turn's menu, worked out before the cards were put in place, is
+    worked out again; then the game is saved and loaded, so every scenario starts from a saved state."""
+    if game.decision is not None and game.decision.kind == "action":
+        game.state["pending"] = None
+        game._advance()
+    return saved_and_loaded(game)
+
+
 def ids(game: Game, zone: str) -> list:
     """The card ids in a zone, bottom to top (None for an empty slot of a row)."""
     return [None if x is None else game.rules.instances[x] for x in game.state["zones"][zone]]

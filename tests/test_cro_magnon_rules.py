@@ -15,6 +15,7 @@ from scenario import (
     options,
     prompt,
     put,
+    ready,
     saved_and_loaded,
     set_counter,
     stack_deck,
@@ -24,15 +25,6 @@ MENU = "Choose an action, or end your turn"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def ready(g):
-    """Finish a scenario's setup: the turn's action menu is worked out again for the state as set up
-    (it was computed before the cards were moved), then the game is saved and loaded."""
-    if g.decision is not None and g.decision.kind == "action":
-        g.state["pending"] = None
-        g._advance()
-    return saved_and_loaded(g)
-
-
 def game(players=2, *, hands=None, tableaus=None, vp=None, decks=None, seed=0):
     """A new game with cards put in hands / tableaus (player -> list of ids), VP set, decks stacked."""
     g = new_game(players=players, seed=seed)

@@ -63,7 +63,10 @@ def main():
     started = time.perf_counter()
     errors, endings, decisions = [], Counter(), Counter()
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        for players, error, reason, made in pool.imap_unordered(one, work, chunksize=8):
+        for done, (players, error, reason, made) in enumerate(pool.imap_unordered(one, work, chunksize=8), 1):
+            if done % 500 == 0:
+                print(f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
+                      flush=True)
             if error:
                 errors.append((players, error))
             else:
