@@ -2,7 +2,8 @@
 
 `act(view, legal, model)` returns one of the legal option keys. `model()` gives a copy of the game
 as the agent's player could imagine it (what they cannot see re-randomised), for agents that look
-ahead; it is never the real game.
+ahead; it is never the real game. An agent that reads nothing of the board sets `needs_view = False`
+and gets only `{"you": PLAYER}`: building a full view for every decision of a simulation is costly.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 
 class RandomAgent:
     name = "random"
+    needs_view = False
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -23,6 +25,7 @@ class GreedyAgent:
     """Tries each option on an imagined copy of the game, plays the rest of its own decisions at random,
     and keeps the option whose "if the game ended now" score (the pack's own end scoring) is best."""
     name = "greedy"
+    needs_view = False
 
     def __init__(self, seed: int = 0, rollout_steps: int = 40):
         self.rng = random.Random(seed)

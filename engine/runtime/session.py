@@ -27,7 +27,7 @@ def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500,
         player = decision.players[0]
         agent = seats[player]
         legal = game.legal(player)
-        view = game.view(player) if getattr(agent, "needs_view", True) else None
+        view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
         model_seed = len(game.state["history"])
         option = agent.act(view, legal, lambda: game.determinized(player, model_seed))
         game.apply(option, player)
