@@ -159,23 +159,23 @@ def print_summary(summary, console):
 
     console.print(f"[bold]{summary['pack']}[/bold]: {summary['played']} of {summary['games']} games played, "
                   f"{summary['errors']} ended in an error; {summary['players']} players, seed {summary['seed']}")
-    table = Table(title="Win rate by seat (ties split; 95 % Wilson interval)")
-    for column in ("seat", "agent", "wins", "win rate", "95 % CI", f"{summary['score_counter']} mean", "sd",
-                   "min", "median", "max"):
+    counter = summary["score_counter"] or "score"
+    table = Table(title=f"Win rate by seat (shared wins split; 95 % Wilson interval) and final {counter}")
+    for column in ("seat", "agent", "wins", "win %", "95 % CI", "mean", "sd", "min", "median", "max"):
         table.add_column(column, justify="right")
     for row in summary["seats"]:
         score = row["score"] or {}
         table.add_row(row["seat"], row["agent"], f"{row['wins']:g}", f"{row['win_rate']:.1%}",
-                      f"{row['ci95'][0]:.1%}–{row['ci95'][1]:.1%}", *[str(score.get(k, "")) for k in
-                                                                          ("mean", "sd", "min", "median", "max")])
+                      f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
+                      *[str(score.get(k, "")) for k in ("mean", "sd", "min", "median", "max")])
     console.print(table)
     if len(summary["per_agent"]) > 1:
         agents_table = Table(title="Win rate by agent")
-        for column in ("agent", "seat-games", "wins", "win rate", "95 % CI"):
+        for column in ("agent", "seat-games", "wins", "win %", "95 % CI"):
             agents_table.add_column(column, justify="right")
         for name, row in summary["per_agent"].items():
             agents_table.add_row(name, str(row["seat_games"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}",
-                                 f"{row['ci95'][0]:.1%}–{row['ci95'][1]:.1%}")
+                                 f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}")
         console.print(agents_table)
     turns, decisions = summary["turns"], summary["decisions"]
     if turns:
