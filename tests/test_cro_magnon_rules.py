@@ -16,7 +16,6 @@ from scenario import (
     prompt,
     put,
     ready,
-    saved_and_loaded,
     set_counter,
     stack_deck,
 )

@@ -1,7 +1,6 @@
 """`knap play`, `knap sim` and `knap replay` as users run them."""
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys

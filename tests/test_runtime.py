@@ -2,11 +2,9 @@
 save/load, views that hide what they must, limits on runaway content, and no game words in engine/."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 

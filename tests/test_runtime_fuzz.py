@@ -141,7 +141,6 @@ def test_any_lint_clean_effect_plays_or_stops_with_a_content_error(tmp_path_fact
         return   # lint refused it: nothing to play
     game = Game.new(rules, 2, seed)
     rnd = random.Random(seed)
-    scores = None
     for _ in range(60):
         if game.over:
             break

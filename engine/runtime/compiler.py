@@ -9,7 +9,6 @@ ids (text), card numbers (int), players ("P1"...), zone keys ("forest", "hand:P2
 from __future__ import annotations
 
 from .. import dsl
-from ..dsl_builtins import CARD_FIELDS
 from . import functions
 
 CONSTANT_NAMES = {"me", "current", "players", "opponents", "player_count", "card", "item", "turn_number", "true",
@@ -348,5 +347,3 @@ def compile_rules(rules) -> None:
                     scope = doc.get("params") or () if kind == "function" else ()
                     rules.code[key] = compile_text(rules, key, text, mode, scope)
 
-
-__all__ = ["CARD_FIELDS", "Code", "ContentError", "compile_rules", "ORIENTATIONS"]

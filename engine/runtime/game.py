@@ -90,7 +90,8 @@ class Game:
             for owner in (names if counter.get("owner") == "player" else ["table"]):
                 counters[owner][counter_id] = int(counter.get("start", 0))
         state = {
-            "format": FORMAT, "pack": rules.pack_id, "pack_version": rules.fingerprint, "seed": int(seed), "players": names,
+            "format": FORMAT, "pack": rules.pack_id, "pack_version": rules.fingerprint, "seed": int(seed),
+            "players": names,
             "params": rules.parameters(players), "rng": {}, "zones": zones, "loc": loc,
             "orient": [0] * len(rules.instances), "shown": {}, "counters": counters,
             "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
@@ -103,16 +104,8 @@ class Game:
             if zone.get("shuffled"):
                 for key in game.zone_keys(zone_id):
                     game.rng.shuffle(f"shuffle:{key}", zones[key])
-        game._refresh_loc()
         game._advance()
         return game
-
-    def _refresh_loc(self):
-        loc = self.state["loc"]
-        for key, cards in self.state["zones"].items():
-            for card in cards:
-                if card is not None:
-                    loc[card] = key
 
     def clone(self) -> "Game":
         """An independent copy: marshal copies plain data in C, far faster than copy.deepcopy."""

@@ -117,7 +117,7 @@ def load(root: Path, *, lint_first: bool = True) -> Ruleset:
         ordered.setdefault(kind, []).append((file, index, data))
     for name in manifest.get("parameters") or {}:
         rules.categories[name] = "parameter"
-    for file, index, data in ordered.get("card", []):
+    for _, _, data in ordered.get("card", []):
         rules.cards[data["id"]] = data
         for tag in data.get("tags") or []:
             rules.categories.setdefault(tag, "tag")

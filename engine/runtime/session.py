@@ -29,7 +29,7 @@ def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500,
         legal = game.legal(player)
         view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
         model_seed = len(game.state["history"])
-        option = agent.act(view, legal, lambda: game.determinized(player, model_seed))
+        option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
         game.apply(option, player)
         if on_step is not None:
             on_step(game)

@@ -33,7 +33,7 @@ def play(rules, players, seed, keep=None):
         legal = decision.legal
         game.apply(legal[rnd.randrange(len(legal))], player)
         decisions += 1
-        if keep is not None and decisions % 97 == 0:
+        if keep is not None and decisions % 29 == 0:
             keep.append(game.clone())
     return decisions
 
