@@ -635,7 +635,7 @@ def test_hand_limit_with_dwelling_icons_at_the_end_of_own_turn():
     terrains' discard piles."""
     g = game(tableaus={"P1": ["syrets"]}, hands={"P1": ["wood"] * 5 + ["clay", "clay"]})
     end_turn(g)
-    assert prompt(g).startswith("Choose dropped")
+    assert prompt(g).startswith("Which cards do you discard down to your hand limit?")
     answer(g, "Clay")
     assert sorted_ids(g, "hand:P1") == ["clay"] + ["wood"] * 5
     assert ids(g, "plains_discard") == ["clay"]

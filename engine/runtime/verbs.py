@@ -258,8 +258,9 @@ class Choose(Verb):
                 return "fail"
             low = high = len(candidates)
         by = self.value(c, "by") or c.me
+        prompt = self.value(c, "with")
         frame["wait"] = {"cands": candidates, "picked": [], "low": low, "high": high, "by": by,
-                         "cards": self.of_cards}
+                         "cards": self.of_cards, "prompt": str(prompt) if prompt is not None else None}
         return self._pending(g, c, frame)
 
     def _pending(self, g, c, frame):
@@ -280,11 +281,11 @@ class Choose(Verb):
         if len(picked) >= low:
             offer.append(-1)
         wait["offer"] = offer
-        name = (self.args.get("as") or "").replace("_", " ")
+        question = wait.get("prompt") or f"Choose {(self.args.get('as') or '').replace('_', ' ')}"
         options = [cands[j] if j >= 0 else DONE for j in offer]
         blind = wait["cards"] and any(isinstance(o, int) and not g.can_see(o, by) for o in options)
         progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
-        return {"kind": "choose", "by": [by], "prompt": f"Choose {name}{progress}", "options": options,
+        return {"kind": "choose", "by": [by], "prompt": f"{question}{progress}", "options": options,
                 "blind": blind, "cards": wait["cards"]}
 
     def resume(self, g, c, frame, answer):
