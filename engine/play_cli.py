@@ -29,7 +29,10 @@ def add_commands(sub):
     sim.add_argument("--agents", default="random", help="agents by seat, comma-separated, repeated as needed")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: cores)")
-    sim.add_argument("--max-rounds", type=int, default=500, help="stop a game after this many rounds")
+    sim.add_argument("--max-rounds", type=int, default=500,
+                     help="stop a game after this many rounds; it is reported as stalled, with its seed")
+    sim.add_argument("--logs", metavar="DIR", help="write the logs of stalled games and of games that ended in an "
+                     "error here, to replay them with `knap replay`")
     sim.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
 
     replay = sub.add_parser("replay", help="replay a game log and check its final state")
@@ -147,7 +150,7 @@ def sim(args) -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rules.pack_id}, {players} players", total=args.games)
         summary = simulation.run(rules, args.games, players, names, args.seed, args.jobs, args.max_rounds,
-                                 progress=lambda: progress.advance(task))
+                                 progress=lambda: progress.advance(task), logs_dir=args.logs)
     print_summary(summary, Console())
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
@@ -185,6 +188,10 @@ def print_summary(summary, console):
     distribution = summary["score_distribution"]
     if distribution:
         console.print("Final scores (value: how often): " + ", ".join(f"{k}: {v}" for k, v in distribution.items()))
+    stalled = summary["stalled"]
+    if stalled["count"]:
+        console.print(f"[yellow]{stalled['count']} game(s) stalled at the round limit (a content bug: see "
+                      f"docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}[/yellow]")
     for sample in summary["error_samples"]:
         console.print(f"[red]seed {sample['seed']}: {sample['error']}[/red]")
 

@@ -95,3 +95,18 @@ def test_the_python_example_of_docs_playing_runs():
     namespace = {"ROOT": ROOT}
     exec("from pathlib import Path\n" + code, namespace)   # noqa: S102 -- our own documentation
     assert namespace["g"].over and namespace["same"].state_hash() == namespace["g"].state_hash()
+
+
+def test_sim_reports_stalled_games_with_seeds_and_logs_that_replay(tmp_path, capsys):
+    """DESIGN "Stalls are content bugs": capped games are reported as stalled with their seeds, and their
+    logs replay the exact game."""
+    logs = tmp_path / "logs"
+    out = tmp_path / "summary.json"
+    code = cli.main(["sim", "cro-magnon", "-n", "3", "--players", "2", "--max-rounds", "3", "--seed", "10",
+                     "--jobs", "1", "--logs", str(logs), "--json", str(out)])
+    assert code == 0
+    assert "3 game(s) stalled" in capsys.readouterr().out
+    summary = json.loads(out.read_text())
+    assert summary["stalled"] == {"count": 3, "seeds": [10, 11, 12]} and summary["endings"] == {"turn_limit": 3}
+    assert sorted(p.name for p in logs.iterdir()) == ["seed-10.json", "seed-11.json", "seed-12.json"]
+    assert cli.main(["replay", str(logs / "seed-11.json")]) == 0

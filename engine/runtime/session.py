@@ -15,7 +15,11 @@ LOG_FORMAT = "knap-log/1"
 
 def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None) -> Game:
     """Play one game to its end. `agents[i]` plays seat i+1; chance uses the game's own random stream."""
-    game = Game.new(rules, players, seed, max_rounds=max_rounds)
+    return play_out(Game.new(rules, players, seed, max_rounds=max_rounds), agents, on_step=on_step)
+
+
+def play_out(game: Game, agents: list, *, on_step=None) -> Game:
+    """Play an existing game to its end (the caller keeps the game, even when a rule fails half-way)."""
     seats = {p: agents[i] for i, p in enumerate(game.state["players"])}
     while not game.over:
         decision = game.decision

@@ -10,30 +10,42 @@ import statistics
 from collections import Counter
 
 from . import agents as agent_table
-from .session import play
+from .game import Game
+from .session import game_log, play_out
+
+STALLED = "turn_limit"   # the reason a game capped at --max-rounds ends with
 
 _RULES = None   # the pack, shared with forked workers
 
 
 def _one(args):
-    index, seed, players, names, max_rounds = args
+    index, seed, players, names, max_rounds, keep_logs = args
     seats = [agent_table.make(names[i % len(names)], seed * 31 + i) for i in range(players)]
+    game = Game.new(_RULES, players, seed, max_rounds=max_rounds)
     try:
-        game = play(_RULES, players, seed, seats, max_rounds=max_rounds)
+        play_out(game, seats)
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
         from .compiler import ContentError
         text = _RULES.describe(exc) if isinstance(exc, ContentError) else f"{type(exc).__name__}: {exc}"
-        return {"index": index, "seed": seed, "error": text}
+        outcome = {"index": index, "seed": seed, "error": text}
+        if keep_logs:
+            outcome["log"] = game_log(game, agents=names)
+        return outcome
     result = game.state["result"]
-    return {"index": index, "seed": seed, "winners": result["winners"], "scores": result["scores"],
-            "reason": result["reason"], "turns": result["turns"], "decisions": len(game.state["history"])}
+    outcome = {"index": index, "seed": seed, "winners": result["winners"], "scores": result["scores"],
+               "reason": result["reason"], "turns": result["turns"], "decisions": len(game.state["history"])}
+    if keep_logs and result["reason"] == STALLED:
+        outcome["log"] = game_log(game, agents=names)
+    return outcome
 
 
 def run(rules, games: int, players: int, names: list[str], seed: int = 0, jobs: int | None = None,
-        max_rounds: int = 500, progress=None) -> dict:
+        max_rounds: int = 500, progress=None, logs_dir=None) -> dict:
+    """Play `games` games; with `logs_dir`, the logs of stalled games and of games that ended in an
+    error are written there (`seed-N.json`), so that `knap replay` shows exactly what happened."""
     global _RULES
     _RULES = rules
-    work = [(i, seed + i, players, names, max_rounds) for i in range(games)]
+    work = [(i, seed + i, players, names, max_rounds, logs_dir is not None) for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
     results = []
     if jobs > 1 and games > 1:
@@ -49,6 +61,14 @@ def run(rules, games: int, players: int, names: list[str], seed: int = 0, jobs: 
             if progress:
                 progress()
     results.sort(key=lambda r: r["index"])
+    if logs_dir is not None:
+        import json
+        from pathlib import Path
+        Path(logs_dir).mkdir(parents=True, exist_ok=True)
+        for outcome in results:
+            if "log" in outcome:
+                path = Path(logs_dir) / f"seed-{outcome['seed']}.json"
+                path.write_text(json.dumps(outcome.pop("log"), indent=1) + "\n", encoding="utf-8")
     return summarise(rules, results, players, names, seed)
 
 
@@ -101,5 +121,7 @@ def summarise(rules, results, players, names, seed) -> dict:
         "score_distribution": {str(k): all_scores[k] for k in sorted(all_scores)},
         "turns": _spread([r["turns"] for r in done]), "decisions": _spread([r["decisions"] for r in done]),
         "endings": dict(Counter(r["reason"] for r in done)),
+        "stalled": {"count": sum(1 for r in done if r["reason"] == STALLED),
+                    "seeds": [r["seed"] for r in done if r["reason"] == STALLED][:50]},
         "error_samples": [{"seed": r["seed"], "error": r["error"]} for r in errors[:10]],
     }
