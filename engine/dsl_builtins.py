@@ -109,7 +109,8 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
     Verb("invite", "Invite players to join; each accepts or refuses; binds those who accepted.",
          (_p("players", "players"),), {"with": _p("offer", "any", False), "as": _p("binding", "name")},
          "invite opponents with \"share the loot\" as helpers", decision=True, binds="players"),
-    Verb("bid", "Every player of a group secretly chooses an amount at once; binds the bids.",
+    Verb("bid", "Every player of a group secretly chooses an amount at once; binds the bids, in the players' "
+         "order (`bids[1]` is the first player's).",
          (_p("players", "players"),), {"from": _p("counter", "counter"), "as": _p("binding", "name")},
          "bid players from meals as bids", decision=True),
     Verb("roll", "Roll dice; binds the list of faces.",

@@ -287,6 +287,29 @@ def test_dice_are_chance_decisions_with_probabilities_and_replay(tmp_path):
     assert replayed.state_hash() == game.state_hash()
 
 
+def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(tmp_path):
+    rules = _tiny(tmp_path, "gain 2 vp for next_player(me)\nbid players from vp as bids\n"
+                            "gain bids[1] vp")
+    game = Game.new(rules, 2, 0)
+    game.apply(game.decision.options.index("act"), "P1")
+    decision = game.decision
+    assert decision.players == ["P1", "P2"] and decision.kind == "bid"
+    assert game.legal("P1") == [0] and game.legal("P2") == [0, 1, 2]    # nobody bids more than they hold
+    game.apply(2, "P2")
+    assert "2" not in json.dumps(game.view("P1")["decision"]) and game.decision.players == ["P1"]
+    game.apply(0, "P1")
+    assert game.decision.kind == "action" and "Bids revealed: P1 0, P2 2" in game.log_for("P1")
+    assert game.state["counters"]["P1"]["vp"] == 0                   # bids[1]: P1's own bid
+
+
+def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback(tmp_path):
+    rules = _tiny(tmp_path, "let pair = [1, [2]]\ngain pair[2] vp")
+    game = Game.new(rules, 1, 0)
+    with pytest.raises(ContentError) as caught:
+        game.apply(game.decision.options.index("act"), "P1")
+    assert rules.describe(caught.value).startswith(str(tmp_path / "tiny" / "rules.yaml") + ":19:3: ")   # the `gain` line
+
+
 def test_engine_knows_no_game():
     words = re.compile(r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman",
                        re.I)

@@ -408,8 +408,8 @@ class Game:
             state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
             state["stage"] = "game_end"
             try:
-                finished._advance()
-            except Exception:  # noqa: BLE001 -- a projection may need a decision; then use the score so far
+                finished._advance()      # stops early if the scoring asks a question: the score so far is used
+            except (ContentError, GameError):
                 finished = self
         else:
             finished = self
@@ -451,7 +451,8 @@ class Game:
         decision = self.decision
         if decision is None or (player is not None and player not in decision.players):
             return []
-        return decision.legal
+        limit = self.state["pending"].get("limit", {}).get(player)   # a bid cannot exceed what one holds
+        return decision.legal if limit is None else [o for o in decision.legal if o < limit]
 
     def apply(self, option: int, player=None):
         """Answer the pending decision. `player` defaults to the only one who must answer."""
@@ -519,11 +520,16 @@ class Game:
 
     def _resume_verb(self, frame, step, answer):
         ctx = Ctx(self, frame["env"], frame["me"], frame["card"])
+        code = self.rules.code[frame["code"]]
         try:
             pending = step[1].resume(self, ctx, frame, answer)
         except ContentError as exc:
-            exc.code_key = exc.code_key or frame["code"]
+            if not exc.code_key:
+                exc.code_key, exc.offset = code.key, code.offsets[frame["pc"]]
             raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise ContentError(f"this cannot be done with these values ({exc})", code.key,
+                               code.offsets[frame["pc"]]) from None
         if pending is None:
             frame["wait"] = None
             frame["pc"] += 1
@@ -625,6 +631,10 @@ class Game:
                 if not exc.code_key:
                     exc.code_key, exc.offset = code.key, code.offsets[pc]
                 raise
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                # content combined values in a way no check caught: an error at its line, not a traceback
+                raise ContentError(f"this cannot be done with these values ({exc})", code.key,
+                                   code.offsets[pc]) from None
             frame["pc"] = pc + 1
 
     def _advance(self):

@@ -341,7 +341,7 @@ class Bid(Verb):
         players = g.items_of(self.value(c, "players"))
         counter = self.value(c, "from")
         if not players:
-            self.bind(c, {})
+            self.bind(c, [])
             return None
         limits = {p: g.counter(p, counter) + 1 for p in players}
         frame["wait"] = {"order": players}
@@ -350,9 +350,9 @@ class Bid(Verb):
                 "limit": limits}
 
     def resume(self, g, c, frame, answer):
-        bids = dict(zip(frame["wait"]["order"], answer))
-        self.bind(c, bids)
-        g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in bids.items()))
+        order = frame["wait"]["order"]
+        self.bind(c, list(answer))      # bids[1] is the first player's bid, in the order they were asked
+        g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in zip(order, answer)))
 
 
 class Roll(Verb):
