@@ -189,12 +189,12 @@ def field_getter(name: str):
     zone_field = _ZONE_FIELDS.get(name)
 
     def get(g, value):
-        if value is None:
-            return None
         if type(value) is int:
             if card_builtin is not None:
                 return card_builtin(g, value)
-            return g.card_stat(g.rules.instances[value], name)
+            return g.rules.card_values(name)[value]
+        if value is None:
+            return None
         if isinstance(value, str):
             if value in g.counters_of:
                 return g.counter(value, name)

@@ -88,6 +88,20 @@ class Ruleset:
         line, col = text_position(doc.node, (source.field,), loaded.text.splitlines(), exc.offset)
         return f"{source.file}:{line}:{col}: {message}"
 
+    def card_values(self, name: str) -> list:
+        """The stat or ref `name` of every card number (0 for a stat a card lacks, None for a ref):
+        built once per name, so reading `card.vp` is one list index."""
+        cache = self.__dict__.setdefault("_card_values", {})
+        values = cache.get(name)
+        if values is None:
+            is_stat = any(name in (c.get("stats") or {}) for c in self.cards.values())
+            per_def = {}
+            for def_id, card in self.cards.items():
+                stats, refs = card.get("stats") or {}, card.get("refs") or {}
+                per_def[def_id] = stats[name] if name in stats else refs.get(name, 0 if is_stat else None)
+            values = cache[name] = [per_def[def_id] for def_id in self.instances]
+        return values
+
     def player_zones(self) -> list[str]:
         return [z for z, d in self.zones.items() if d.get("owner") == "player"]
 
