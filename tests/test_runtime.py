@@ -310,6 +310,16 @@ def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback
     assert rules.describe(caught.value).startswith(str(tmp_path / "tiny" / "rules.yaml") + ":19:3: ")   # the `gain` line
 
 
+def test_texts_in_content_stay_texts_in_the_generated_python(tmp_path):
+    """Expressions are compiled to Python source (engine/runtime/codegen.py): a text that looks like code
+    must come out as the same text, never run."""
+    sneaky = "'); raise SystemExit('pwned') #\\n{__import__}"
+    rules = _tiny(tmp_path, f'log "{sneaky}"\nlet x = "{sneaky}"\nrequire x = "{sneaky}"\ngain 1 vp')
+    game = Game.new(rules, 1, 0)
+    game.apply(game.decision.options.index("act"), "P1")
+    assert sneaky in game.log_for("P1") and game.state["counters"]["P1"]["vp"] == 1
+
+
 def test_engine_knows_no_game():
     words = re.compile(r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman",
                        re.I)
