@@ -320,6 +320,15 @@ def test_texts_in_content_stay_texts_in_the_generated_python(tmp_path):
     assert sneaky in game.log_for("P1") and game.state["counters"]["P1"]["vp"] == 1
 
 
+def test_numbers_to_choose_from_are_numbers_even_when_bound_by_let(tmp_path):
+    rules = _tiny(tmp_path, "let amounts = numbers(1, 2) + [5]\nchoose 1 from amounts as n\ngain n vp")
+    game = Game.new(rules, 1, 0)
+    game.apply(game.decision.options.index("act"), "P1")
+    assert [o["label"] for o in game.view("P1")["decision"]["options"]] == ["1", "2", "5"]
+    game.apply(2, "P1")
+    assert game.state["counters"]["P1"]["vp"] == 5
+
+
 def test_engine_knows_no_game():
     words = re.compile(r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman",
                        re.I)

@@ -28,6 +28,7 @@ class Compiler:
         self.rules = rules
         self.key = key
         self.scope = set(scope)
+        self.numeric: set[str] = set()      # names bound by `let` to lists of plain numbers
         self.slots = 0
 
     # ------------------------------------------------------------ statements
@@ -50,6 +51,8 @@ class Compiler:
         if op == "block":
             self._block(node, code)
         elif op == "let":
+            from .verbs import holds_numbers
+            (self.numeric.add if holds_numbers(node[3], self.numeric) else self.numeric.discard)(node[2])
             self.scope.add(node[2])
             value = self.expr(node[3])
             self._emit(code, ("let", node[2], value), node[1])

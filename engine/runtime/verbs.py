@@ -33,8 +33,25 @@ def compile_verb(compiler, node):
             binds.append(value[2])
         else:
             compiled[prep] = compiler.expr(value)
-    impl = IMPLEMENTATIONS[name](name, compiled, raw)
+    if name == "choose":
+        impl = Choose(name, compiled, raw, frozenset(compiler.numeric))
+    else:
+        impl = IMPLEMENTATIONS[name](name, compiled, raw)
     return ("verb", impl), binds
+
+
+def holds_numbers(node, numeric) -> bool:
+    """Whether an expression makes a list of plain numbers: `numbers(...)`, `[1, 2]`, a name bound to one
+    by `let`, or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
+    if node[0] == "call":
+        return node[2] in ("numbers", "between")
+    if node[0] == "list":
+        return all(item[0] == "num" for item in node[2])
+    if node[0] == "name":
+        return node[2] in numeric
+    if node[0] == "op" and node[2] in "+-":
+        return holds_numbers(node[3], numeric) and holds_numbers(node[4], numeric)
+    return False
 
 
 class Verb:
@@ -229,13 +246,11 @@ class Turn(Verb):
 
 # ---------------------------------------------------------------- decisions
 class Choose(Verb):
-    def __init__(self, name, args, raw):
+    def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
         source = raw.get("from")
-        # numbers(...) and lists of literal numbers hold numbers; any other whole numbers are cards
-        self.of_cards = not (source is not None and (
-            (source[0] == "call" and source[2] in ("numbers", "between")) or
-            (source[0] == "list" and all(item[0] == "num" for item in source[2]))))
+        # whole numbers among the options are cards, unless the options are numbers by their making
+        self.of_cards = not (source is not None and holds_numbers(source, numeric))
 
     def run(self, g, c, frame):
         if self.value(c, "unless"):
