@@ -36,8 +36,9 @@ class GreedyAgent:
             return legal[self.rng.randrange(len(legal))]
         me = view["you"]
         best, best_value = [], None
+        imagined = model()                   # one imagined deal per decision, tried once per option
         for option in legal:
-            game = model()
+            game = imagined.clone()
             game.apply(option, me)
             self._rollout(game, me)
             value = game.projected_margin(me)
