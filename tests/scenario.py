@@ -29,9 +29,7 @@ def saved_and_loaded(game: Game) -> Game:
 def ready(game: Game) -> Game:
     """Finish setting up a scenario: the turn's menu, worked out before the cards were put in place, is
     worked out again; then the game is saved and loaded, so every scenario starts from a saved state."""
-    if game.decision is not None and game.decision.kind == "action":
-        game.state["pending"] = None
-        game._advance()
+    game.rebuild_menu()
     return saved_and_loaded(game)
 
 
