@@ -789,6 +789,29 @@ def test_additional_exploration_against_one_of_several_opponents():
     assert ids(g, "hand:P1") == ["wood"] and at_menu(g)
 
 
+def test_the_rulebooks_dividing_line_example():
+    """Rulebook "7. Additional Terrain Exploration", its illustrated example: the "copper" player may take
+    2 cards, the "green" and "yellow" players 1 card each, and the "red" player leads and cannot use the
+    action. (The picture's marker positions are not in the text; copper 5, green 8, yellow 10, red 14
+    reproduce its counts with the pack's lines at 6, 12, 18, 24.)"""
+    copper, red, green, yellow = "P1", "P2", "P3", "P4"
+    g = game(players=4, vp={copper: 5, red: 14, green: 8, yellow: 10},
+             decks={"forest": ["wood"] * 6})
+    taken = {}
+    for player in (copper, red, green, yellow):
+        assert g.state["turn"]["player"] == player
+        before = len(ids(g, f"hand:{player}"))
+        if "Additional Terrain Exploration" in options(g):
+            answer(g, "Additional Terrain Exploration")
+            if prompt(g).startswith("Count the dividing lines"):   # asked only when several are above
+                answer(g, red)                           # count the lines up to the leader
+            while not at_menu(g, player):
+                answer(g, "Forest deck")
+        taken[player] = len(ids(g, f"hand:{player}")) - before
+        end_turn(g)
+    assert taken == {copper: 2, red: 0, green: 1, yellow: 1}
+
+
 # ---------------------------------------------------------------------------------------------- 17. end
 def play_to_end(g):
     """End every turn until the game is over; the players whose turns were played, in order."""
