@@ -1,5 +1,6 @@
-"""Play many seeded random games per player count, checking the invariants after every decision and
-that every game's log replays to the same final hash. Run: python tools/soak.py PACK -n 2000.
+"""Play many seeded random games per player count, checking the invariants after every decision, that
+every game's log replays to the same final hash, and that saving, loading and continuing a game at a
+seeded moment ends exactly as continuing it. Run: python tools/soak.py PACK -n 2000.
 
 The test suite runs a dozen games per player count; this is the long version, for release notes."""
 from __future__ import annotations
@@ -23,15 +24,37 @@ from engine.runtime.game import Game  # noqa: E402
 RULES = None
 
 
+def _finish(game, rnd, scores=None, check=True):
+    decisions = 0
+    while not game.over:
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+        else:
+            player = decision.players[0]
+            legal = game.legal(player)
+            game.apply(legal[rnd.randrange(len(legal))], player)
+            decisions += 1
+        if check:
+            scores = invariants.check(game, scores)
+    return decisions
+
+
 def one(args):
+    """One game: invariants after every decision, the log replayed, and at one seeded decision the game
+    saved, loaded and continued with the same answers, which must end in the same state."""
     players, seed = args
     import random
     try:
         game = Game.new(RULES, players, seed)
         rnd = random.Random(seed)
         scores = invariants.check(game)
+        save_at = 1 + seed % 150
         decisions = 0
+        saved = None
         while not game.over:
+            if decisions == save_at and saved is None:
+                saved = (game.save(), rnd.getstate())
             decision = game.decision
             if decision.is_chance:
                 game.apply_chance()
@@ -43,6 +66,12 @@ def one(args):
             scores = invariants.check(game, scores)
         replayed = session.replay(RULES, session.game_log(game))
         assert replayed.state_hash() == game.state_hash(), "the log does not replay to the same state"
+        if saved is not None:
+            loaded = Game.load(RULES, saved[0])
+            again = random.Random()
+            again.setstate(saved[1])
+            _finish(loaded, again, check=False)
+            assert loaded.save() == game.save(), "save, load and continue differs from continuing"
         return players, None, game.state["result"]["reason"], decisions
     except Exception as exc:  # noqa: BLE001
         return players, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0
@@ -76,7 +105,8 @@ def main():
     for players in counts:
         ended = {r: n for (p, r), n in endings.items() if p == players}
         print(f"{players} players: {sum(ended.values())} of {args.n} games ended without error {ended}, "
-              f"{decisions[players]} decisions, invariants checked after each, every log replayed exactly")
+              f"{decisions[players]} decisions, invariants checked after each, every log replayed exactly, "
+              f"each game saved, loaded and continued to the same end")
     for players, error in errors[:20]:
         print(f"ERROR ({players} players) {error}")
     print(f"{len(work)} games in {elapsed:.0f} s on {args.jobs} workers")
