@@ -80,7 +80,7 @@ class HumanAgent:
         self.seen = 0          # log lines already shown: everything since is shown, bots' turns included
 
     def act(self, view, legal, model=None):
-        render(view, self.console, since=max(0, self.seen - 3))
+        render(view, self.console, since=self.seen)
         self.seen = len(view["log"])
         decision = view["decision"]
         self.console.print(f"[bold]{decision['prompt']}[/bold]")

@@ -311,7 +311,7 @@ class Choose(Verb):
         if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
-            if chosen:
+            if chosen and len(wait["offer"]) > 1:      # a forced choice is no news
                 g.log(f"{wait['by']} chooses {g.public_label(chosen, wait['cards'])}")
             return None
         return self._pending(g, c, frame)
