@@ -60,36 +60,31 @@ def _load_pack(name: str):
         return None
 
 
-def _players(rules, wanted):
+def _pack_and_players(args):
+    """The pack to play and how many play it, or None once the reason has been printed."""
+    rules = _load_pack(args.pack)
+    if rules is None:
+        return None
     low, high = rules.players
-    players = wanted or low
+    players = args.players or low
     if not low <= players <= high:
         print(f"knap: `{rules.pack_id}` is for {low} to {high} players, not {players}", file=sys.stderr)
         return None
-    return players
-
-
-def _content_error(exc, rules) -> str:
-    from .runtime.compiler import ContentError
-    if isinstance(exc, ContentError):
-        return rules.describe(exc)
-    return str(exc)
+    return rules, players
 
 
 def play(args) -> int:
     from rich.console import Console
 
     from .runtime import agents, session
-    from .runtime.compiler import ContentError
+    from .runtime.errors import ContentError
     from .runtime.game import GameError
     from .runtime.terminal import HumanAgent, render
 
-    rules = _load_pack(args.pack)
-    if rules is None:
+    loaded = _pack_and_players(args)
+    if loaded is None:
         return EXIT_USAGE
-    players = _players(rules, args.players)
-    if players is None:
-        return EXIT_USAGE
+    rules, players = loaded
     bad = [s for s in args.human if not 1 <= s <= players]
     if bad:
         print(f"knap: --human takes a seat from 1 to {players}", file=sys.stderr)
@@ -114,7 +109,7 @@ def play(args) -> int:
         console.print("\nGame abandoned.")
         return EXIT_CLEAN
     except (ContentError, GameError) as exc:
-        print(f"knap: the game cannot go on: {_content_error(exc, rules)}", file=sys.stderr)
+        print(f"knap: the game cannot go on: {rules.describe(exc)}", file=sys.stderr)
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6)
     result = game.state["result"]
@@ -132,12 +127,10 @@ def sim(args) -> int:
 
     from .runtime import agents, sim as simulation
 
-    rules = _load_pack(args.pack)
-    if rules is None:
+    loaded = _pack_and_players(args)
+    if loaded is None:
         return EXIT_USAGE
-    players = _players(rules, args.players)
-    if players is None:
-        return EXIT_USAGE
+    rules, players = loaded
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     unknown = [n for n in names if n not in agents.AGENTS]
     if unknown or not names:
@@ -198,7 +191,7 @@ def print_summary(summary, console):
 
 def replay(args) -> int:
     from .runtime import session
-    from .runtime.compiler import ContentError
+    from .runtime.errors import ContentError
     from .runtime.game import GameError
 
     try:
@@ -218,7 +211,7 @@ def replay(args) -> int:
     try:
         game = session.replay(rules, log)
     except (GameError, ContentError) as exc:
-        print(f"knap: the log does not replay: {_content_error(exc, rules)}", file=sys.stderr)
+        print(f"knap: the log does not replay: {rules.describe(exc)}", file=sys.stderr)
         return EXIT_FINDINGS
     if args.show:
         for line in game.log_for(None):

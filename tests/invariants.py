@@ -2,6 +2,16 @@
 from __future__ import annotations
 
 
+class Watch:
+    """Checks the invariants of one game after every step it is called for (`play_randomly(after=...)`)."""
+
+    def __init__(self, game):
+        self.scores = check(game)
+
+    def __call__(self, game):
+        self.scores = check(game, self.scores)
+
+
 def check(game, previous_scores: dict | None = None) -> dict:
     state = game.state
     seen = []

@@ -11,7 +11,7 @@ import pytest
 from engine.dsl_builtins import FUNCTIONS, VERBS
 from engine.runtime import functions, session, verbs
 from engine.runtime.agents import GreedyAgent, RandomAgent
-from engine.runtime.compiler import ContentError
+from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError
 from engine.runtime.rules import load
 
@@ -23,18 +23,7 @@ GAMES_PER_COUNT = 12   # tools/soak.py plays 2,000 per player count; its figures
 
 def _random_game(rules, players, seed, check_every=True):
     game = Game.new(rules, players, seed)
-    rnd = random.Random(seed)
-    scores = invariants.check(game)
-    while not game.over:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-        else:
-            player = decision.players[0]
-            legal = game.legal(player)
-            game.apply(legal[rnd.randrange(len(legal))], player)
-        if check_every:
-            scores = invariants.check(game, scores)
+    session.play_randomly(game, random.Random(seed), after=invariants.Watch(game) if check_every else None)
     return game
 
 
@@ -214,40 +203,42 @@ effect: |
 """
 
 
-def _tiny(tmp_path, effect):
-    root = tmp_path / "tiny"
-    root.mkdir()
-    (root / "pack.yaml").write_text(_PACK)
+def _tiny(make_pack, effect):
+    """A one-action pack whose action does `effect` (conftest's `make_pack` writes it)."""
     body = "\n".join("  " + line for line in effect.splitlines())
-    (root / "rules.yaml").write_text(_RULES % body)
-    return load(root)
+    return load(make_pack({"rules.yaml": _RULES % body}, manifest=_PACK))
 
 
-def test_an_endless_effect_stops_at_the_step_budget(tmp_path):
-    rules = _tiny(tmp_path, "repeat 100000000 times:\n    log \"again\"")
+def _act(game, player="P1"):
+    """Choose the tiny pack's one action."""
+    game.apply(game.decision.options.index("act"), player)
+
+
+def test_an_endless_effect_stops_at_the_step_budget(make_pack):
+    rules = _tiny(make_pack, "repeat 100000000 times:\n    log \"again\"")
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
-        game.apply(game.decision.options.index("act"), "P1")
+        _act(game)
     assert "steps" in str(caught.value)
     described = rules.describe(caught.value)
-    assert described.startswith(str(tmp_path / "tiny" / "rules.yaml") + ":19:7: ")   # the `log` line
+    assert described.startswith(str(rules.root / "rules.yaml") + ":19:7: ")   # the `log` line
 
 
-def test_an_action_performing_itself_stops_at_the_depth_limit(tmp_path):
-    rules = _tiny(tmp_path, "perform act")
+def test_an_action_performing_itself_stops_at_the_depth_limit(make_pack):
+    rules = _tiny(make_pack, "perform act")
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
-        game.apply(game.decision.options.index("act"), "P1")
+        _act(game)
     assert "deep" in str(caught.value)
 
 
-def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(tmp_path):
+def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(make_pack):
     """docs/runtime.md, "Impossible actions are undone": a failed `require` restores the state from before
     the action, the answer that led there is no longer offered, and an action with no way through left
     leaves the menu."""
-    rules = _tiny(tmp_path, "gain 1 vp\nchoose 1 from [1, 2, 3] as pick\nrequire pick = 2")
+    rules = _tiny(make_pack, "gain 1 vp\nchoose 1 from [1, 2, 3] as pick\nrequire pick = 2")
     game = Game.new(rules, 1, 0)
-    act = game.decision.options.index("act")
+    act = game.decision.options.index("act")   # the menu's key for the action
     game.apply(act, "P1")
     assert game.decision.prompt.startswith("Choose pick") and game.legal("P1") == [0, 1, 2]
     game.apply(0, "P1")                                  # 1: the require fails
@@ -260,28 +251,28 @@ def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(tmp_
     assert game.state["counters"]["P1"]["vp"] == 1 and game.state["dead"] == []
 
 
-def test_an_action_with_no_way_through_leaves_the_menu(tmp_path):
-    rules = _tiny(tmp_path, "choose 1 from [1, 2] as pick\nrequire pick = 3")
+def test_an_action_with_no_way_through_leaves_the_menu(make_pack):
+    rules = _tiny(make_pack, "choose 1 from [1, 2] as pick\nrequire pick = 3")
     game = Game.new(rules, 1, 0)
-    act = game.decision.options.index("act")
+    act = game.decision.options.index("act")   # the menu's key for the action
     game.apply(act, "P1")
     game.apply(0, "P1")
     game.apply(act, "P1")                                # only 2 left: answered at once, fails too
     assert act not in game.legal("P1") and game.legal("P1")
 
 
-def test_a_tiny_pack_plays_to_its_end(tmp_path):
-    rules = _tiny(tmp_path, "gain 1 vp")
+def test_a_tiny_pack_plays_to_its_end(make_pack):
+    rules = _tiny(make_pack, "gain 1 vp")
     game = Game.new(rules, 2, 0)
     for _ in range(3):
-        game.apply(game.decision.options.index("act"), "P1")
+        _act(game)
     assert game.over and game.state["result"]["winners"] == ["P1"]
 
 
-def test_dice_are_chance_decisions_with_probabilities_and_replay(tmp_path):
-    rules = _tiny(tmp_path, "roll 2 of 6 as faces\ngain faces[1] vp")
+def test_dice_are_chance_decisions_with_probabilities_and_replay(make_pack):
+    rules = _tiny(make_pack, "roll 2 of 6 as faces\ngain faces[1] vp")
     game = Game.new(rules, 1, 5)
-    game.apply(game.decision.options.index("act"), "P1")
+    _act(game)
     assert game.decision.is_chance and game.decision.probabilities == [1 / 6] * 6
     game.apply_chance()
     game.apply_chance()
@@ -289,11 +280,11 @@ def test_dice_are_chance_decisions_with_probabilities_and_replay(tmp_path):
     assert replayed.state_hash() == game.state_hash()
 
 
-def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(tmp_path):
-    rules = _tiny(tmp_path, "gain 2 vp for next_player(me)\nbid players from vp as bids\n"
+def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(make_pack):
+    rules = _tiny(make_pack, "gain 2 vp for next_player(me)\nbid players from vp as bids\n"
                             "gain bids[1] vp")
     game = Game.new(rules, 2, 0)
-    game.apply(game.decision.options.index("act"), "P1")
+    _act(game)
     decision = game.decision
     assert decision.players == ["P1", "P2"] and decision.kind == "bid"
     assert game.legal("P1") == [0] and game.legal("P2") == [0, 1, 2]    # nobody bids more than they hold
@@ -304,28 +295,28 @@ def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(tmp_pat
     assert game.state["counters"]["P1"]["vp"] == 0                   # bids[1]: P1's own bid
 
 
-def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback(tmp_path):
-    rules = _tiny(tmp_path, "let pair = [1, [2]]\ngain pair[2] vp")
+def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback(make_pack):
+    rules = _tiny(make_pack, "let pair = [1, [2]]\ngain pair[2] vp")
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
-        game.apply(game.decision.options.index("act"), "P1")
-    assert rules.describe(caught.value).startswith(str(tmp_path / "tiny" / "rules.yaml") + ":19:3: ")   # the `gain` line
+        _act(game)
+    assert rules.describe(caught.value).startswith(str(rules.root / "rules.yaml") + ":19:3: ")   # the `gain` line
 
 
-def test_texts_in_content_stay_texts_in_the_generated_python(tmp_path):
+def test_texts_in_content_stay_texts_in_the_generated_python(make_pack):
     """Expressions are compiled to Python source (engine/runtime/codegen.py): a text that looks like code
     must come out as the same text, never run."""
     sneaky = "'); raise SystemExit('pwned') #\\n{__import__}"
-    rules = _tiny(tmp_path, f'log "{sneaky}"\nlet x = "{sneaky}"\nrequire x = "{sneaky}"\ngain 1 vp')
+    rules = _tiny(make_pack, f'log "{sneaky}"\nlet x = "{sneaky}"\nrequire x = "{sneaky}"\ngain 1 vp')
     game = Game.new(rules, 1, 0)
-    game.apply(game.decision.options.index("act"), "P1")
+    _act(game)
     assert sneaky in game.log_for("P1") and game.state["counters"]["P1"]["vp"] == 1
 
 
-def test_numbers_to_choose_from_are_numbers_even_when_bound_by_let(tmp_path):
-    rules = _tiny(tmp_path, "let amounts = numbers(1, 2) + [5]\nchoose 1 from amounts as n\ngain n vp")
+def test_numbers_to_choose_from_are_numbers_even_when_bound_by_let(make_pack):
+    rules = _tiny(make_pack, "let amounts = numbers(1, 2) + [5]\nchoose 1 from amounts as n\ngain n vp")
     game = Game.new(rules, 1, 0)
-    game.apply(game.decision.options.index("act"), "P1")
+    _act(game)
     assert [o["label"] for o in game.view("P1")["decision"]["options"]] == ["1", "2", "5"]
     game.apply(2, "P1")
     assert game.state["counters"]["P1"]["vp"] == 5

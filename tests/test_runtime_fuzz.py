@@ -6,9 +6,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine.runtime.compiler import ContentError
+from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError
 from engine.runtime.rules import PackError, load
+from engine.runtime.session import play_randomly
 
 import invariants
 
@@ -140,21 +141,9 @@ def test_any_lint_clean_effect_plays_or_stops_with_a_content_error(tmp_path_fact
     except PackError:
         return   # lint refused it: nothing to play
     game = Game.new(rules, 2, seed)
-    rnd = random.Random(seed)
-    for _ in range(60):
-        if game.over:
-            break
-        decision = game.decision
-        try:
-            if decision.is_chance:
-                game.apply_chance()
-            else:
-                player = decision.players[0]
-                game.apply(rnd.choice(game.legal(player)), player)
-        except ContentError as exc:
-            assert exc.message and rules.describe(exc).startswith(str(root / "world.yaml") + ":")
-            return
-        except GameError as exc:
-            assert "nobody can answer" not in str(exc)
-            return
-        invariants.check(game)
+    try:
+        play_randomly(game, random.Random(seed), after=invariants.Watch(game), limit=60)
+    except ContentError as exc:
+        assert exc.message and rules.describe(exc).startswith(str(root / "world.yaml") + ":")
+    except GameError as exc:
+        assert "nobody can answer" not in str(exc)

@@ -24,22 +24,6 @@ from engine.runtime.game import Game  # noqa: E402
 RULES = None
 
 
-def _finish(game, rnd, scores=None, check=True):
-    decisions = 0
-    while not game.over:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-        else:
-            player = decision.players[0]
-            legal = game.legal(player)
-            game.apply(legal[rnd.randrange(len(legal))], player)
-            decisions += 1
-        if check:
-            scores = invariants.check(game, scores)
-    return decisions
-
-
 def one(args):
     """One game: invariants after every decision, the log replayed, and at one seeded decision the game
     saved, loaded and continued with the same answers, which must end in the same state."""
@@ -48,30 +32,17 @@ def one(args):
     try:
         game = Game.new(RULES, players, seed)
         rnd = random.Random(seed)
-        scores = invariants.check(game)
-        save_at = 1 + seed % 150
-        decisions = 0
-        saved = None
-        while not game.over:
-            if decisions == save_at and saved is None:
-                saved = (game.save(), rnd.getstate())
-            decision = game.decision
-            if decision.is_chance:
-                game.apply_chance()
-            else:
-                player = decision.players[0]
-                legal = game.legal(player)
-                game.apply(legal[rnd.randrange(len(legal))], player)
-                decisions += 1
-            scores = invariants.check(game, scores)
+        watch = invariants.Watch(game)
+        decisions = session.play_randomly(game, rnd, after=watch, limit=1 + seed % 150)
+        saved = (game.save(), rnd.getstate())
+        decisions += session.play_randomly(game, rnd, after=watch)
         replayed = session.replay(RULES, session.game_log(game))
         assert replayed.state_hash() == game.state_hash(), "the log does not replay to the same state"
-        if saved is not None:
-            loaded = Game.load(RULES, saved[0])
-            again = random.Random()
-            again.setstate(saved[1])
-            _finish(loaded, again, check=False)
-            assert loaded.save() == game.save(), "save, load and continue differs from continuing"
+        loaded = Game.load(RULES, saved[0])
+        again = random.Random()
+        again.setstate(saved[1])
+        session.play_randomly(loaded, again)
+        assert loaded.save() == game.save(), "save, load and continue differs from continuing"
         return players, None, game.state["result"]["reason"], decisions
     except Exception as exc:  # noqa: BLE001
         return players, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import dsl
 from .codegen import compile_expression
-from .errors import ContentError  # noqa: F401 -- re-exported: the runtime's content error
+from .errors import ContentError
 
 
 class Code:

@@ -6,8 +6,8 @@ effects, when the effect stack is empty, and moves `state["stage"]` along.
 """
 from __future__ import annotations
 
-from .compiler import ContentError
-from .game import END_TURN, Ctx
+from .errors import ContentError
+from .game import END_TURN, Ctx, plain_copy
 
 
 def step(g) -> None:
@@ -101,7 +101,8 @@ def _main(g):
         return
     me = turn["player"]
     options = [a for a in g.rules.actions if _offered(g, a, me)] + [END_TURN]
-    g._ask({"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn", "options": options})
+    g.state["pending"] = {"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn",
+                          "options": options}
 
 
 def _offered(g, action_id, me) -> bool:
@@ -137,8 +138,7 @@ def start_action(g, action_id, pending, answer):
         return
     snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "attempt")}
     snap["pending"] = pending
-    import marshal
-    snap = marshal.loads(marshal.dumps(snap))
+    snap = plain_copy(snap)
     snap["attempt"] = None
     state["attempt"] = {"snap": snap, "log": len(state["log"]), "path": [answer],
                         "counts": [len(pending["options"])], "action": action_id}

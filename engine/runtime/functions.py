@@ -206,6 +206,6 @@ def field_getter(name: str):
                     return value
                 if card_builtin is not None and name not in ("orientation", "owner"):
                     return g.rules.cards[value].get(name)
-                return g.card_stat(value, name)
+                return g.rules.def_values(name)[value]
         return None
     return get

@@ -22,6 +22,12 @@ END_TURN = "end_turn"
 CHANCE = "chance"
 
 
+def plain_copy(data):
+    """A deep copy of plain data (dicts, lists, text, numbers): marshal does it in C, far faster than
+    copy.deepcopy."""
+    return marshal.loads(marshal.dumps(data))
+
+
 class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue."""
 
@@ -109,8 +115,8 @@ class Game(Table):
         return game
 
     def clone(self) -> "Game":
-        """An independent copy: marshal copies plain data in C, far faster than copy.deepcopy."""
-        return Game(self.rules, marshal.loads(marshal.dumps(self.state)))
+        """An independent copy, for search and for agents' imagined games."""
+        return Game(self.rules, plain_copy(self.state))
 
     def save(self) -> str:
         return json.dumps(self.state, separators=(",", ":"), sort_keys=True)
@@ -313,12 +319,9 @@ class Game(Table):
             frame["wait"] = None
             frame["pc"] += 1
         else:
-            self._ask(pending)
+            self.state["pending"] = pending
 
-    def _ask(self, pending):
-        self.state["pending"] = pending
-
-    def fail(self, reason: str = ""):
+    def fail(self):
         """The current action cannot be done this way: restore the state from before it and remember
         the answers that led here, so they are not offered again (no dead ends reach the players)."""
         state = self.state
@@ -375,7 +378,7 @@ class Game(Table):
                     if outcome == "yield":       # the verb changed the stack or ended the turn
                         frame["pc"] = pc + 1
                         return
-                    self._ask(outcome)
+                    state["pending"] = outcome
                     return
                 if op == "let":
                     env[step[1]] = step[2](ctx)

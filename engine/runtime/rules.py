@@ -5,6 +5,8 @@ Nothing here changes during a game; the game state refers to it by ids and card 
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,7 +77,12 @@ class Ruleset:
         return None
 
     def describe(self, exc) -> str:
-        """A runtime content error as `file:line:col: message`, pointing into the YAML that caused it."""
+        """An error of a game in words: a content error as `file:line:col: message`, pointing into the
+        YAML that caused it; a refused answer as its message; anything else (a bug) with its type."""
+        from .errors import ContentError
+        from .game import GameError
+        if not isinstance(exc, (ContentError, GameError)):
+            return f"{type(exc).__name__}: {exc}"
         message = getattr(exc, "message", str(exc))
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
@@ -88,17 +95,24 @@ class Ruleset:
         line, col = text_position(doc.node, (source.field,), loaded.text.splitlines(), exc.offset)
         return f"{source.file}:{line}:{col}: {message}"
 
-    def card_values(self, name: str) -> list:
-        """The stat or ref `name` of every card number (0 for a stat a card lacks, None for a ref):
-        built once per name, so reading `card.vp` is one list index."""
-        cache = self.__dict__.setdefault("_card_values", {})
+    def def_values(self, name: str) -> dict:
+        """The stat or ref `name` of every card id (0 for a stat a card lacks, None for a ref)."""
+        cache = self.__dict__.setdefault("_def_values", {})
         values = cache.get(name)
         if values is None:
             is_stat = any(name in (c.get("stats") or {}) for c in self.cards.values())
-            per_def = {}
+            values = cache[name] = {}
             for def_id, card in self.cards.items():
                 stats, refs = card.get("stats") or {}, card.get("refs") or {}
-                per_def[def_id] = stats[name] if name in stats else refs.get(name, 0 if is_stat else None)
+                values[def_id] = stats[name] if name in stats else refs.get(name, 0 if is_stat else None)
+        return values
+
+    def card_values(self, name: str) -> list:
+        """`def_values` by card number, built once per name: reading `card.vp` is one list index."""
+        cache = self.__dict__.setdefault("_card_values", {})
+        values = cache.get(name)
+        if values is None:
+            per_def = self.def_values(name)
             values = cache[name] = [per_def[def_id] for def_id in self.instances]
         return values
 
@@ -115,8 +129,6 @@ def load(root: Path, *, lint_first: bool = True) -> Ruleset:
         if errors:
             raise PackError(errors, result.positions)
     docs = pack_documents(root)
-    import hashlib
-    import json
     digest = hashlib.sha256(json.dumps([d for _, _, d in docs], sort_keys=True, default=str).encode())
     manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
     rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest,

@@ -40,6 +40,25 @@ def play_out(game: Game, agents: list, *, on_step=None) -> Game:
     return game
 
 
+def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> int:
+    """Answer uniformly at random with `rnd` (chance from the game's own stream) until the game is over or
+    `limit` answers were given; `after(game)` runs after each step. Returns the answers given. Tests, the
+    soak and the benchmark all play this way, so their games are the same games."""
+    made = 0
+    while not game.over and (limit is None or made < limit):
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+        else:
+            player = decision.players[0]
+            legal = game.legal(player)
+            game.apply(legal[rnd.randrange(len(legal))], player)
+            made += 1
+        if after is not None:
+            after(game)
+    return made
+
+
 def game_log(game: Game, *, agents=()) -> dict:
     state = game.state
     return {"format": LOG_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),

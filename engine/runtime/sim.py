@@ -25,9 +25,7 @@ def _one(args):
     try:
         play_out(game, seats)
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
-        from .compiler import ContentError
-        text = _RULES.describe(exc) if isinstance(exc, ContentError) else f"{type(exc).__name__}: {exc}"
-        outcome = {"index": index, "seed": seed, "error": text}
+        outcome = {"index": index, "seed": seed, "error": _RULES.describe(exc)}
         if keep_logs:
             outcome["log"] = game_log(game, agents=names)
         return outcome

@@ -17,23 +17,6 @@ class Table:
     def card_def(self, card) -> dict:
         return self.rules.cards[self.rules.instances[card]] if isinstance(card, int) else self.rules.cards[card]
 
-    def card_stat(self, def_id: str, name: str):
-        card = self.rules.cards[def_id]
-        stats = card.get("stats") or {}
-        if name in stats:
-            return stats[name]
-        refs = card.get("refs") or {}
-        if name in refs:
-            return refs[name]
-        return 0 if name in self._stat_names() else None
-
-    def _stat_names(self):
-        names = getattr(self.rules, "_stat_names", None)
-        if names is None:
-            names = {k for c in self.rules.cards.values() for k in (c.get("stats") or {})}
-            self.rules._stat_names = names
-        return names
-
     def tags_of(self, card):
         if card is None:
             return ()

@@ -7,7 +7,7 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 from __future__ import annotations
 
 from ..dsl_builtins import VERBS
-from .compiler import ContentError
+from .errors import ContentError
 
 DONE = "$done"
 
@@ -158,8 +158,9 @@ class Draw(Verb):
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
-class Take(Verb):
-    default_zone = "hand"
+class Move(Verb):
+    """`move CARDS to ZONE [at SLOT]`; `take` is the same with `to` defaulting to the player's hand."""
+    word = "moves"
 
     def run(self, g, c, frame):
         player = self.player(c)
@@ -167,20 +168,13 @@ class Take(Verb):
         if target_value is None:
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
-                raise ContentError("`take` needs `to`: the pack has no hand zone")
+                raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone")
         target = g.zone_key(target_value, player)
         _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, self.word, self.value(c, "at"))
 
+
+class Take(Move):
     word = "takes"
-
-
-class Move(Take):
-    word = "moves"
-
-    def run(self, g, c, frame):
-        player = self.player(c)
-        target = g.zone_key(self.value(c, "to"), player)
-        _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, "moves", self.value(c, "at"))
 
 
 class Discard(Verb):

@@ -18,24 +18,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from engine.packs import resolve_target  # noqa: E402
 from engine.runtime import rules as rules_module  # noqa: E402
 from engine.runtime.game import Game  # noqa: E402
+from engine.runtime.session import play_randomly  # noqa: E402
 
 
 def play(rules, players, seed, keep=None):
     game = Game.new(rules, players, seed)
-    rnd = random.Random(seed)
-    decisions = 0
-    while not game.over:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        player = decision.players[0]
-        legal = decision.legal
-        game.apply(legal[rnd.randrange(len(legal))], player)
-        decisions += 1
-        if keep is not None and decisions % 29 == 0:
-            keep.append(game.clone())
-    return decisions
+
+    def sample(g):   # a copy of every 29th state, to time copying
+        if len(g.state["history"]) % 29 == 0:
+            keep.append(g.clone())
+    return play_randomly(game, random.Random(seed), after=sample if keep is not None else None)
 
 
 def main():
