@@ -9,7 +9,7 @@ import hashlib
 import json
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__, resources
@@ -28,6 +28,9 @@ class LintResult:
     stats: list          # PackStats, one per pack
     files: int
     positions: "Positions"   # the source lines already read, for quoting them in reports
+    # pack root -> (file, index, data) of every document, when the pack was checked without the cache:
+    # the runtime plays from these instead of reading the files a second time
+    documents: dict = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------ positions
@@ -132,6 +135,7 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     positions = Positions()
     diagnostics: list[Diagnostic] = []
     stats = []
+    documents = {}
     count = 0
     for path in loose:
         count += 1
@@ -139,7 +143,9 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
                                       display(path), 1, 1, "add a pack.yaml to the folder that holds the pack"))
     for pack in packs:
         try:
-            pack_diags, pack_stats = _lint_pack(pack, cache, positions, jobs)
+            pack_diags, pack_stats, checked = _lint_pack(pack, cache, positions, jobs)
+            if checked is not None:
+                documents[pack.root] = [(r.path, index, data) for r in checked for index, data in r.documents]
         except Exception as exc:  # noqa: BLE001 -- a bug must not hide the other packs' findings
             pack_diags = [Diagnostic(INTERNAL, f"internal error while checking this pack: {type(exc).__name__}: "
                                      f"{exc}", display(pack.manifest), 1, 1, "this is a bug in Knapper; please "
@@ -152,7 +158,7 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         wanted = {display(p) for p in only}
         diagnostics = [d for d in diagnostics if d.file in wanted]
     diagnostics = sorted(apply_suppressions(diagnostics, positions), key=lambda d: d.sort_key)
-    return LintResult(diagnostics, stats, count, positions)
+    return LintResult(diagnostics, stats, count, positions, documents)
 
 
 def _excluded(path: Path, patterns, base: Path | None, targets: list[Path]) -> bool:
@@ -205,14 +211,15 @@ def _lint_pack(pack: PackFiles, cache: Cache, positions: Positions, jobs: int | 
         from .checks import PackChecker
         results = list(_check_files([display(path) for path in pack.files], positions, jobs))
         cross, pack_stats = PackChecker(pack, results).run()
-        return [d for r in results for d in r.diagnostics] + [positions.resolve(d) for d in cross], pack_stats
+        return [d for r in results for d in r.diagnostics] + [positions.resolve(d) for d in cross], pack_stats, \
+            results
     summary = cache.load(pack.root, "pack")
     prints = _fingerprints(pack, summary.get("files", {}))
     pack_key = hashlib.blake2b(json.dumps(sorted((k, v["hash"]) for k, v in prints.items())).encode(),
                                digest_size=16).hexdigest()
     if summary.get("key") == pack_key:
         diags = [Diagnostic.from_json(d) for d in summary["diagnostics"]]
-        return diags, PackStats.from_json(summary["stats"])
+        return diags, PackStats.from_json(summary["stats"]), None
 
     from .checks import FileResult, PackChecker   # the checking machinery is loaded only on a miss
 
@@ -235,7 +242,7 @@ def _lint_pack(pack: PackFiles, cache: Cache, positions: Positions, jobs: int | 
                                                 for r in ordered}})
     cache.save(pack.root, "pack", {"key": pack_key, "files": prints, "diagnostics": [d.to_json() for d in diags],
                                    "stats": pack_stats.to_json()})
-    return diags, pack_stats
+    return diags, pack_stats, ordered
 
 
 PARALLEL_FROM = 400      # files; below this a process pool costs more than it saves

@@ -56,8 +56,13 @@ def _builtin(pack_id: str) -> Path | None:
 
 
 def pack_files(root: Path) -> list[Path]:
-    """The YAML files of one pack: its folder, less any nested pack folders."""
-    return _yaml_files(root, own_only=True)
+    """The YAML files of one pack (its folder, less any nested pack folders), in pack order."""
+    return pack_order(root, _yaml_files(root, own_only=True))
+
+
+def pack_order(root: Path, files) -> list[Path]:
+    """The one order of a pack's files everywhere (lint, the runtime): the manifest first, then by path."""
+    return sorted(set(files), key=lambda f: (f != root / MANIFEST, str(f)))
 
 
 def _deepest_root(path: Path, roots: set[Path]) -> Path | None:
@@ -109,8 +114,7 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
                 members[root] = pack_files(root)
     packs = []
     for root in sorted(members):
-        files = sorted(set(members[root]), key=lambda f: (f != root / MANIFEST, str(f)))
-        packs.append(PackFiles(root, files))
+        packs.append(PackFiles(root, pack_order(root, members[root])))
     only = None if any_folder or not named else named
     return packs, sorted(loose), only
 

@@ -122,13 +122,16 @@ class Ruleset:
 
 def load(root: Path, *, lint_first: bool = True) -> Ruleset:
     """Read and compile the pack at `root`. Refuses a pack with lint errors: the runtime trusts the checks."""
+    docs = None
     if lint_first:
         from .. import lint
         result = lint.lint([root], None)
         errors = [d for d in result.diagnostics if d.severity.value == "error"]
         if errors:
             raise PackError(errors, result.positions)
-    docs = pack_documents(root)
+        docs = next(iter(result.documents.values()), None)    # what lint read: no second reading
+    if docs is None:
+        docs = pack_documents(root)
     digest = hashlib.sha256(json.dumps([d for _, _, d in docs], sort_keys=True, default=str).encode())
     manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
     rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest,
