@@ -261,6 +261,15 @@ def test_an_action_with_no_way_through_leaves_the_menu(make_pack):
     assert act not in game.legal("P1") and game.legal("P1")
 
 
+def test_end_turn_ends_the_turn_at_once(make_pack):
+    """`end_turn` (docs/dsl.md: "End the current player's turn now"): the rest of the effect does not run."""
+    rules = _tiny(make_pack, "end_turn\ngain 1 vp")
+    game = Game.new(rules, 2, 0)
+    _act(game)
+    assert game.state["counters"]["P1"]["vp"] == 0
+    assert game.state["turn"]["player"] == "P2" and game.decision.kind == "action"
+
+
 def test_a_tiny_pack_plays_to_its_end(make_pack):
     rules = _tiny(make_pack, "gain 1 vp")
     game = Game.new(rules, 2, 0)

@@ -504,7 +504,7 @@ class PayCost(Verb):
 class EndTurn(Verb):
     def run(self, g, c, frame):
         g.state["turn"]["ending"] = True
-        del g.state["stack"][:-1]
+        g.state["stack"].clear()      # nothing more of the effect happens: the turn is over now
         return "yield"
 
 
