@@ -198,9 +198,8 @@ def field_getter(name: str):
         if isinstance(value, str):
             if value in g.counters_of:
                 return g.counter(value, name)
-            zone = g.known_zone(value)
-            if zone is not None and zone_field is not None:
-                return zone_field(g, zone)
+            if zone_field is not None and value in g.state["zones"]:
+                return zone_field(g, value)
             if value in g.rules.cards:
                 if name == "id":
                     return value

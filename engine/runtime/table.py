@@ -41,10 +41,10 @@ class Table:
             return f"{value}:{player}"
         raise ContentError(f"`{value}` is not a zone")
 
-    def known_zone(self, value: str):
-        if value in self.state["zones"]:
-            return value
-        return None
+    def slotted(self, key: str) -> bool:
+        """A row with numbered places: its list keeps a None for each empty place."""
+        zone = self.zone_def(key)
+        return zone.get("type") == "row" and bool(zone.get("slots"))
 
     def items_of(self, value) -> list:
         """Any value as a list: a zone's cards, a list, one card or player, or nothing."""
@@ -104,12 +104,12 @@ class Table:
             self.held_memo = {}
         source = state["loc"][card]
         cards = state["zones"][source]
-        if self.zone_def(source).get("type") == "row" and self.zone_def(source).get("slots"):
+        if self.slotted(source):
             cards[cards.index(card)] = None
         else:
             cards.remove(card)
         dest = state["zones"][target]
-        if self.zone_def(target).get("type") == "row" and self.zone_def(target).get("slots"):
+        if self.slotted(target):
             if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
                 dest[slot - 1] = card
             elif None in dest:

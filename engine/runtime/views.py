@@ -19,7 +19,7 @@ def player_view(g, player) -> dict:
             continue
         entry = {"name": g.zone_name(key), "count": len(present)}
         shown = []
-        is_row = len(cards) and None in cards or g.zone_def(key).get("type") == "row"
+        is_row = g.slotted(key)
         for card in cards:
             if card is None:
                 if is_row:
