@@ -6,9 +6,9 @@ import difflib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from . import dsl, schema_check, suppressions, techgraph
+from . import compose, dsl, schema_check, suppressions, techgraph
 from .diagnostics import Diagnostic
-from .packs import PackFiles, display, find_pack, pack_documents
+from .packs import PackFiles, display
 from .stats import PROVENANCE, PackStats
 from .yamlload import LoadedFile, position, text_position
 
@@ -93,24 +93,58 @@ _CATEGORY_OF_REF = {"card": {"card"}, "prerequisite": {"card"}, "zone": {"zone"}
                     "parameter": {"parameter"}, "any": None}
 
 
-class PackChecker:
-    """The cross-file checks of one pack: ids, references, DSL texts, decks, the graph."""
+@dataclass
+class Base:
+    """A pack named in `extends`, as the lint layer found it."""
+    position: int                    # in the manifest's `extends` list
+    pack_id: str
+    effective: "compose.Effective | None" = None   # None: not found, or in a cycle
+    errors: int = 0                  # its own errors
+    cycle: list[str] | None = None   # pack ids around a cycle of `extends` through this pack
 
-    def __init__(self, pack: PackFiles, results: list[FileResult]):
+
+class PackChecker:
+    """The cross-file checks of one pack: ids, references, DSL texts, decks, the graph. A pack that
+    extends others is checked as it is played: its effective documents (compose.py)."""
+
+    def __init__(self, pack: PackFiles, results: list[FileResult], bases: list[Base] = ()):
         self.pack = pack
         self.results = results
+        self.base_list = list(bases)
         self.diags: list[Diagnostic] = []
         self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-valid documents
         self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents: ids and DSL texts only
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
+        self.effective: compose.Effective | None = None
+        self.own_files = {r.path for r in results}
         self.stats = PackStats(pack.root.name)
 
     def add(self, code, message, file, index, path, hint="", offset=None, at_key=False):
+        if self.effective is not None:
+            file, index, path = self.effective.locate(file, index, tuple(path))
+            if file not in self.own_files:
+                hint = (hint + "; " if hint else "") + f"found while checking `{self.effective.pack_id}`, " \
+                    "which extends this pack: see what it removes, replaces or patches"
         self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
                                      offset=offset, at_key=at_key))
 
     def run(self) -> tuple[list[Diagnostic], PackStats]:
+        self.collect()
+        self.compose()
+        if any(base.errors or base.cycle for base in self.base_list):
+            return self.diags, self.stats     # a broken base: checking on top of it would only echo it
+        symbols = self.collect_ids()
+        self.check_references(symbols)
+        self.check_dsl(symbols)
+        self.check_decks()
+        self.check_components()
+        self.check_graph()
+        self.count_stats()
+        return self.diags, self.stats
+
+    def collect(self):
+        """The pack's own documents, sorted into the manifest, valid and broken ones."""
         manifest_path = display(self.pack.manifest)
         if not self.pack.manifest.is_file():
             self.diags.append(Diagnostic("P001", "this folder has no pack.yaml", str(self.pack.root), 1, 1))
@@ -124,7 +158,7 @@ class PackChecker:
                 if index in result.invalid:
                     # Cross-file checks trust the shape the schema promises, so a broken document takes
                     # part only with its id: references to it should not pile more errors on the first.
-                    if kind != "pack":
+                    if kind not in ("pack", "patch"):
                         self.broken.append((result.path, index, data))
                     continue
                 if kind == "pack":
@@ -137,6 +171,7 @@ class PackChecker:
                                  ("kind",), "keep one manifest per pack")
                         continue
                     self.manifest, self.manifest_at = data, (result.path, index)
+                    continue
                 elif result.path == manifest_path:
                     self.add("P002", f"pack.yaml holds a `{kind}` document; only the manifest goes there",
                              result.path, index, ("kind",), "move it to another file of the pack")
@@ -150,48 +185,39 @@ class PackChecker:
             self.add("P004", f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
                      *self.manifest_at, ("id",),
                      f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
-        self.bases = self.find_bases()
-        symbols = self.collect_ids()
-        self.check_references(symbols)
-        self.check_dsl(symbols)
-        self.check_decks()
-        self.check_components()
-        self.check_graph()
-        self.count_stats()
-        return self.diags, self.stats
 
-    # packs this one extends
-    def find_bases(self) -> list[tuple[str, int, dict]]:
-        """Documents of the packs this pack extends (transitively), whose ids this pack may use."""
-        documents, seen = [], {self.pack.root.resolve()}
-        pending = [(self.pack.root, self.manifest, True)]
-        while pending and len(seen) < 16:
-            root, manifest, own = pending.pop()
-            for position_, base_id in enumerate((manifest or {}).get("extends") or []):
-                base = find_pack(base_id, root)
-                if base is None:
-                    if own:
-                        self.add("P003", f"the pack `{base_id}` that this pack extends is not found", *self.manifest_at,
-                                 ("extends", position_), "extended packs are sibling folders or built-in packs")
-                    continue
-                if base.resolve() in seen:
-                    continue
-                seen.add(base.resolve())
-                base_docs = pack_documents(base)
-                documents.extend(base_docs)
-                base_manifest = next((d for _, _, d in base_docs if d.get("kind") == "pack"), None)
-                pending.append((base, base_manifest, False))
-        return documents
+    def compose(self) -> "compose.Effective":
+        """The effective pack: this pack's documents on top of those of the packs it extends."""
+        pack_id = (self.manifest or {}).get("id") or self.pack.root.name.replace("-", "_")
+        found = []
+        for base in self.base_list:
+            at = ("extends", base.position)
+            if base.cycle:
+                self.add("P005", "packs extend each other in a cycle: " + " -> ".join(base.cycle), *self.manifest_at,
+                         at, "a pack cannot extend, even indirectly, itself; remove one `extends` of the cycle")
+            elif base.effective is None:
+                self.add("P003", f"the pack `{base.pack_id}` that this pack extends is not found", *self.manifest_at,
+                         at, "extended packs are sibling folders or built-in packs")
+            elif base.errors:
+                self.add("P008", f"the pack `{base.pack_id}` that this pack extends has {base.errors} error(s)",
+                         *self.manifest_at, at, f"fix them first (`knap lint {base.pack_id}`): this pack is "
+                         "checked only on top of a clean base")
+            else:
+                found.append((base.position, base.pack_id, base.effective))
+        usable = len(found) == len(self.base_list)     # else what is inherited is not known: no conflicts
+        effective = compose.compose(pack_id, self.manifest, self.manifest_at, self.docs, found,
+                                    self.add if usable else lambda *args, **kwargs: None)
+        broken_ids = {d.get("id") for _, _, d in self.broken}   # a broken document stands in for its id
+        effective.documents = [doc for doc in effective.documents
+                               if doc[0] in self.own_files or doc[2].get("id") not in broken_ids]
+        self.effective = effective
+        self.manifest = effective.manifest if self.manifest is not None else None
+        self.docs = effective.all_documents() if self.manifest is not None else effective.documents
+        return effective
 
     # ids and symbols
     def collect_ids(self) -> dsl.Symbols:
         symbols = dsl.Symbols()
-        for _, _, data in self.bases:   # what the extended packs define, without checking it again
-            if isinstance(data.get("id"), str) and data.get("kind") in schema_check.kinds() and data["kind"] != "pack":
-                symbols.ids.setdefault(data["id"], data["kind"])
-            elif data.get("kind") == "pack" and isinstance(data.get("parameters"), dict):
-                for name in data["parameters"]:
-                    symbols.ids.setdefault(name, "parameter")
         first: dict[str, tuple[str, int]] = {}
         for file, index, data in self.docs + self.broken:
             doc_id = data.get("id")
@@ -260,7 +286,8 @@ class PackChecker:
         self.add(code, message, file, index, path, hint, at_key=at_key)
 
     def check_dsl(self, symbols: dsl.Symbols):
-        """Names, arity and types of the texts each file parsed (syntax errors were reported there)."""
+        """Names, arity and types of the texts each file parsed (syntax errors were reported there), and
+        of texts from other places: the packs this one extends, and what its patches wrote."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
         for file, index, data in self.docs + self.broken:
             params = data.get("params") if data["kind"] == "function" else None
@@ -268,7 +295,12 @@ class PackChecker:
             for path, mode, text in dsl_texts(data):
                 self.stats.effects += 1
                 key = (file, index, path)
-                ir = parsed[key] if key in parsed else dsl.parse(text, mode)[0]
+                if key in parsed:
+                    ir = parsed[key]
+                else:
+                    ir, problem = dsl.parse(text, mode)
+                    if problem is not None:
+                        self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
                 if ir is None:
                     continue
                 for problem in dsl.check(ir, mode, symbols, local):

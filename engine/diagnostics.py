@@ -28,7 +28,7 @@ class Rule:
 
 STAGES = {
     "Y": "load: reading YAML safely",
-    "P": "pack: manifests and file layout",
+    "P": "pack: manifests, file layout and packs that extend packs",
     "S": "schema: document shapes",
     "D": "dsl: effect, condition and expression texts",
     "R": "references: ids, decks and parameters across documents",
@@ -78,6 +78,21 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "must be a readable regular file."),
     _rule("P004", "pack-id-mismatch", "warning", "The pack id differs from its folder name.",
           "Packs are found by folder name when one pack extends another; keep the two the same."),
+    _rule("P005", "extends-cycle", "error", "Packs extend each other in a cycle.",
+          "A pack builds on the packs it extends, so `a` extending `b` extending `a` has nothing to start from. "
+          "Remove one `extends` of the cycle the message prints."),
+    _rule("P006", "extension-conflict", "error", "A pack defines, replaces, patches or removes an inherited id in "
+          "two ways at once.",
+          "A document whose id a base already uses needs `replace: true` (and the same kind) to take its place; "
+          "one id is replaced, patched or removed once per pack; two extended packs may not define one id "
+          "differently."),
+    _rule("P007", "unknown-target", "error", "A removal, patch or replacement names an id no extended pack "
+          "defines.",
+          "`remove:`, `kind: patch` (`target:`) and `replace: true` change documents inherited through "
+          "`extends`; the id must be one of theirs. The hint suggests a close id."),
+    _rule("P008", "broken-base", "error", "A pack this pack extends has errors of its own.",
+          "A variant is checked on top of its base, so the base's errors are fixed first; `knap lint BASE` "
+          "shows them."),
     _rule("S001", "missing-property", "error", "A required property is missing.",
           "The document's kind requires this property. See the schema (`knap schema export`) for what it means."),
     _rule("S002", "unknown-property", "error", "A property is not known for this kind of document.",

@@ -75,7 +75,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
     Verb("take", "Take chosen cards into a zone.",
          (_p("cards", "cards"),), {"to": _p("target", "zone", False), "for": _FOR},
          "take picked to hand"),
-    Verb("move", "Move cards to a zone, optionally into a slot of a row.",
+    Verb("move", "Move cards to a zone, optionally into a slot of a row or a place in a pile (`at 1`: the bottom).",
          (_p("cards", "cards"),), {"to": _p("target", "zone"), "at": _p("slot", "number", False),
                                    "for": _FOR},
          "move card to tableau"),
@@ -125,6 +125,9 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
     Verb("perform", "Carry out another action by its id; `with` gives it the card it resolves (`card`).",
          (_p("action", "any"),), {"with": _p("card", "card", False), "for": _FOR},
          "perform encounter with found"),
+    Verb("resolve", "Carry out the effect written on each card (its `effect`), one card after another, with "
+         "`card` standing for the card being resolved.",
+         (_p("cards", "cards"),), {"for": _FOR}, "resolve found"),
     Verb("pay_cost", "Pay an ordered cost with cards of a zone, item by item; `with [joker, n]` lets n joker "
          "cards stand for any one item. Binds the cards paid, in cost order, the cards covering the last item "
          "last.", (_p("cost", "any"),), {"from": _p("source", "zone"), "with": _p("joker", "any", False),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import __version__, resources
 from .diagnostics import INTERNAL, Diagnostic
-from .packs import PackFiles, discover, display
+from .packs import PackFiles, discover, display, pack_files
 from .stats import PackStats
 from .suppressions import apply_suppressions
 from .yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
@@ -28,9 +28,9 @@ class LintResult:
     stats: list          # PackStats, one per pack
     files: int
     positions: "Positions"   # the source lines already read, for quoting them in reports
-    # pack root -> (file, index, data) of every document, when the pack was checked without the cache:
-    # the runtime plays from these instead of reading the files a second time
-    documents: dict = field(default_factory=dict)
+    # pack root -> its effective pack (compose.Effective), when it was checked rather than read from the
+    # cache: the runtime plays from these instead of reading the files a second time
+    effective: dict = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------ positions
@@ -135,7 +135,8 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     positions = Positions()
     diagnostics: list[Diagnostic] = []
     stats = []
-    documents = {}
+    effective = {}
+    linter = _Packs(cache, positions, jobs)
     count = 0
     for path in loose:
         count += 1
@@ -143,9 +144,10 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
                                       display(path), 1, 1, "add a pack.yaml to the folder that holds the pack"))
     for pack in packs:
         try:
-            pack_diags, pack_stats, checked = _lint_pack(pack, cache, positions, jobs)
-            if checked is not None:
-                documents[pack.root] = [(r.path, index, data) for r in checked for index, data in r.documents]
+            outcome = linter.lint(pack)
+            pack_diags, pack_stats = outcome.diagnostics, outcome.stats
+            if outcome.effective is not None:
+                effective[pack.root] = outcome.effective
         except Exception as exc:  # noqa: BLE001 -- a bug must not hide the other packs' findings
             pack_diags = [Diagnostic(INTERNAL, f"internal error while checking this pack: {type(exc).__name__}: "
                                      f"{exc}", display(pack.manifest), 1, 1, "this is a bug in Knapper; please "
@@ -158,7 +160,7 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         wanted = {display(p) for p in only}
         diagnostics = [d for d in diagnostics if d.file in wanted]
     diagnostics = sorted(apply_suppressions(diagnostics, positions), key=lambda d: d.sort_key)
-    return LintResult(diagnostics, stats, count, positions, documents)
+    return LintResult(diagnostics, stats, count, positions, effective)
 
 
 def _excluded(path: Path, patterns, base: Path | None, targets: list[Path]) -> bool:
@@ -206,43 +208,173 @@ def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:
     return prints
 
 
-def _lint_pack(pack: PackFiles, cache: Cache, positions: Positions, jobs: int | None):
-    if cache.directory is None:   # no cache: nothing to fingerprint, check everything
-        from .checks import PackChecker
-        results = list(_check_files([display(path) for path in pack.files], positions, jobs))
-        cross, pack_stats = PackChecker(pack, results).run()
-        return [d for r in results for d in r.diagnostics] + [positions.resolve(d) for d in cross], pack_stats, \
-            results
-    summary = cache.load(pack.root, "pack")
-    prints = _fingerprints(pack, summary.get("files", {}))
-    pack_key = hashlib.blake2b(json.dumps(sorted((k, v["hash"]) for k, v in prints.items())).encode(),
-                               digest_size=16).hexdigest()
-    if summary.get("key") == pack_key:
-        diags = [Diagnostic.from_json(d) for d in summary["diagnostics"]]
-        return diags, PackStats.from_json(summary["stats"]), None
+@dataclass
+class _Outcome:
+    diagnostics: list[Diagnostic]
+    stats: PackStats
+    key: str                                 # changes when any file of the pack or of its bases changes
+    errors: int
+    effective: "Effective | None" = None     # None when the verdict came from the cache
 
-    from .checks import FileResult, PackChecker   # the checking machinery is loaded only on a miss
 
-    stored = cache.load(pack.root, "files").get("results", {})
-    results: dict[str, FileResult] = {}
-    todo = []
-    for path in pack.files:
-        shown = display(path)
-        entry = stored.get(shown)
-        if entry and entry.get("hash") == prints[shown]["hash"]:
-            results[shown] = FileResult.from_json(shown, entry["result"])
+class _Packs:
+    """Lints packs and, through `extends`, the packs they build on, each once per run. A pack that
+    extends others is checked on top of their effective documents; its cache key covers theirs."""
+
+    def __init__(self, cache: Cache, positions: Positions, jobs: int | None):
+        self.cache, self.positions, self.jobs = cache, positions, jobs
+        self.outcomes: dict[Path, _Outcome] = {}
+        self.effectives: dict[Path, "Effective"] = {}
+        self.summaries: dict[Path, dict] = {}
+        self.prints: dict[Path, dict] = {}
+        self.bases_of: dict[Path, list[tuple[str, Path | None]]] = {}
+        self.packs: dict[Path, PackFiles] = {}
+
+    def pack(self, root: Path) -> PackFiles:
+        if root not in self.packs:
+            self.packs[root] = PackFiles(root, pack_files(root))
+        return self.packs[root]
+
+    def summary(self, root: Path) -> dict:
+        if root not in self.summaries:
+            self.summaries[root] = self.cache.load(root, "pack")
+        return self.summaries[root]
+
+    def fingerprints(self, pack: PackFiles) -> dict:
+        if pack.root not in self.prints:
+            self.prints[pack.root] = _fingerprints(pack, self.summary(pack.root).get("files", {})) \
+                if self.cache.directory else {}
+        return self.prints[pack.root]
+
+    def bases(self, pack: PackFiles) -> list[tuple[str, Path | None]]:
+        """(id, folder or None) of each pack the manifest extends, from the cache while the manifest is
+        unchanged."""
+        root = pack.root
+        if root in self.bases_of:
+            return self.bases_of[root]
+        shown = display(pack.manifest)
+        manifest_hash = self.fingerprints(pack).get(shown, {}).get("hash")
+        cached = self.summary(root).get("extends")
+        if manifest_hash and cached and cached[0] == manifest_hash:
+            ids = cached[1]
         else:
-            todo.append(shown)
-    for result in _check_files(todo, positions, jobs):
-        results[result.path] = result
-    ordered = [results[display(path)] for path in pack.files]
-    cross, pack_stats = PackChecker(pack, ordered).run()
-    diags = [d for r in ordered for d in r.diagnostics] + [positions.resolve(d) for d in cross]
-    cache.save(pack.root, "files", {"results": {r.path: {"hash": prints[r.path]["hash"], "result": r.to_json()}
-                                                for r in ordered}})
-    cache.save(pack.root, "pack", {"key": pack_key, "files": prints, "diagnostics": [d.to_json() for d in diags],
-                                   "stats": pack_stats.to_json()})
-    return diags, pack_stats, ordered
+            ids = []
+            if pack.manifest.is_file():
+                for doc in load_file(shown).documents:
+                    if doc.data.get("kind") == "pack" and isinstance(doc.data.get("extends"), list):
+                        ids = [x for x in doc.data["extends"] if isinstance(x, str)]
+                        break
+        from .packs import find_pack
+        self.bases_of[root] = [(base_id, find_pack(base_id, root)) for base_id in ids]
+        return self.bases_of[root]
+
+    def cycle(self, root: Path, base: Path) -> list[str] | None:
+        """The ids around a cycle of `extends` from `root` through `base`, if there is one."""
+        paths = {base: [base]}
+        queue = [base]
+        while queue:
+            node = queue.pop(0)
+            if node == root:
+                return [_pack_name(p) for p in [root] + paths[node]]
+            for _, nxt in self.bases(self.pack(node)):
+                if nxt is not None and nxt not in paths:
+                    paths[nxt] = paths[node] + [nxt]
+                    queue.append(nxt)
+        return None
+
+    def base_infos(self, pack: PackFiles):
+        from .checks import Base
+        infos = []
+        for position, (base_id, base_root) in enumerate(self.bases(pack)):
+            info = Base(position, base_id)
+            if base_root is not None:
+                info.cycle = self.cycle(pack.root, base_root)
+                if info.cycle is None:
+                    outcome = self.lint(self.pack(base_root))
+                    info.errors = outcome.errors
+                    info.effective = outcome.effective or self.effective(base_root)
+            infos.append(info)
+        return infos
+
+    def key(self, pack: PackFiles) -> str:
+        parts = sorted((k, v["hash"]) for k, v in self.fingerprints(pack).items())
+        for base_id, base_root in self.bases(pack):
+            if base_root is None or self.cycle(pack.root, base_root):
+                parts.append((base_id, None))
+            else:
+                parts.append((base_id, self.lint(self.pack(base_root)).key))
+        return hashlib.blake2b(json.dumps(parts).encode(), digest_size=16).hexdigest()
+
+    def lint(self, pack: PackFiles) -> _Outcome:
+        if pack.root in self.outcomes:
+            return self.outcomes[pack.root]
+        self.packs.setdefault(pack.root, pack)
+        summary = self.summary(pack.root)
+        key = self.key(pack) if self.cache.directory else ""
+        if key and summary.get("key") == key:
+            diags = [Diagnostic.from_json(d) for d in summary["diagnostics"]]
+            outcome = _Outcome(diags, PackStats.from_json(summary["stats"]), key, _errors(diags))
+        else:
+            from .checks import PackChecker
+            results = self.file_results(pack)
+            checker = PackChecker(pack, results, self.base_infos(pack))
+            cross, pack_stats = checker.run()
+            diags = [d for r in results for d in r.diagnostics] + [self.positions.resolve(d) for d in cross]
+            outcome = _Outcome(diags, pack_stats, key, _errors(diags), checker.effective)
+            self.effectives[pack.root] = checker.effective
+            if self.cache.directory:
+                prints = self.fingerprints(pack)
+                manifest = display(pack.manifest)
+                self.cache.save(pack.root, "pack", {
+                    "key": key, "files": prints, "diagnostics": [d.to_json() for d in diags],
+                    "stats": pack_stats.to_json(),
+                    "extends": [prints.get(manifest, {}).get("hash"), [b for b, _ in self.bases(pack)]]})
+        self.outcomes[pack.root] = outcome
+        return outcome
+
+    def effective(self, root: Path) -> "Effective":
+        """The effective documents of a pack whose verdict came from the cache: its files' results (from
+        the file cache) composed again, without the cross-file checks."""
+        if root not in self.effectives:
+            from .checks import PackChecker
+            pack = self.pack(root)
+            checker = PackChecker(pack, self.file_results(pack), self.base_infos(pack))
+            checker.collect()
+            checker.compose()
+            self.effectives[root] = checker.effective
+        return self.effectives[root]
+
+    def file_results(self, pack: PackFiles) -> list:
+        """Each file's own results (load, schema, DSL syntax), from the file cache when unchanged."""
+        if not self.cache.directory:
+            return list(_check_files([display(path) for path in pack.files], self.positions, self.jobs))
+        from .checks import FileResult
+        prints = self.fingerprints(pack)
+        stored = self.cache.load(pack.root, "files").get("results", {})
+        results: dict[str, FileResult] = {}
+        todo = []
+        for path in pack.files:
+            shown = display(path)
+            entry = stored.get(shown)
+            if entry and entry.get("hash") == prints[shown]["hash"]:
+                results[shown] = FileResult.from_json(shown, entry["result"])
+            else:
+                todo.append(shown)
+        for result in _check_files(todo, self.positions, self.jobs):
+            results[result.path] = result
+        ordered = [results[display(path)] for path in pack.files]
+        if todo:
+            self.cache.save(pack.root, "files", {"results": {
+                r.path: {"hash": prints[r.path]["hash"], "result": r.to_json()} for r in ordered}})
+        return ordered
+
+
+def _errors(diags) -> int:
+    return sum(1 for d in diags if d.severity.value == "error")
+
+
+def _pack_name(root: Path) -> str:
+    return root.name.replace("-", "_")
 
 
 PARALLEL_FROM = 400      # files; below this a process pool costs more than it saves

@@ -78,8 +78,9 @@ def find_pack(pack_id: str, near: Path) -> Path | None:
     wanted = pack_id.replace("-", "_")
     for sibling in sorted(near.parent.iterdir()) if near.parent.is_dir() else []:
         if sibling.name.replace("-", "_") == wanted and (sibling / MANIFEST).is_file():
-            return sibling
-    return _builtin(pack_id)
+            return sibling.resolve()
+    builtin = _builtin(pack_id)
+    return builtin.resolve() if builtin is not None else None
 
 
 def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:

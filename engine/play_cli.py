@@ -22,8 +22,12 @@ def add_commands(sub):
 
     sim = sub.add_parser("sim", help="simulate many games for balance", description=(
         "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
-        "intervals, the score distribution, game length and how games ended."))
-    sim.add_argument("pack", help="a pack folder or built-in pack id")
+        "intervals, the score distribution, game length and how games ended. With --compare, play two "
+        "packs (two variants of a game) with the same seeds and show their differences."))
+    sim.add_argument("pack", nargs="?", help="a pack folder or built-in pack id")
+    sim.add_argument("--compare", nargs=2, metavar=("PACK_A", "PACK_B"),
+                     help="instead of PACK: play both packs with the same seeds, agents and player count "
+                     "(default: the smallest both allow) and show B − A with 95 %% intervals")
     sim.add_argument("-n", "--games", type=int, default=100)
     sim.add_argument("--players", type=int, default=None)
     sim.add_argument("--agents", default="random", help="agents by seat, comma-separated, repeated as needed")
@@ -33,7 +37,8 @@ def add_commands(sub):
                      help="stop a game after this many rounds; it is reported as stalled, with its seed")
     sim.add_argument("--logs", metavar="DIR", help="write the logs of stalled games and of games that ended in an "
                      "error here, to replay them with `knap replay`")
-    sim.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
+    sim.add_argument("--json", metavar="FILE", help="also write the summary as JSON (with --compare: "
+                     "{\"a\": summary, \"b\": summary, \"differences\": ...})")
 
     replay = sub.add_parser("replay", help="replay a game log and check its final state")
     replay.add_argument("log", help="a game log written by `knap play` (or a simulation)")
@@ -121,23 +126,42 @@ def play(args) -> int:
     return EXIT_CLEAN
 
 
-def sim(args) -> int:
-    from rich.console import Console
-    from rich.progress import Progress
+def _agent_names(args):
+    """The agents by seat, or None once the reason has been printed (so is a bad -n)."""
+    from .runtime import agents
 
-    from .runtime import agents, sim as simulation
-
-    loaded = _pack_and_players(args)
-    if loaded is None:
-        return EXIT_USAGE
-    rules, players = loaded
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     unknown = [n for n in names if n not in agents.AGENTS]
     if unknown or not names:
         print(f"knap: unknown agent `{(unknown or [''])[0]}`; agents: {', '.join(agents.AGENTS)}", file=sys.stderr)
-        return EXIT_USAGE
+        return None
     if args.games < 1:
         print("knap: -n needs at least 1 game", file=sys.stderr)
+        return None
+    return names
+
+
+def sim(args) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .runtime import sim as simulation
+
+    if args.compare and args.pack:
+        print(f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if not args.compare and not args.pack:
+        print("knap: sim needs a PACK, or --compare PACK_A PACK_B", file=sys.stderr)
+        return EXIT_USAGE
+    if args.compare:
+        return sim_compare(args)
+    loaded = _pack_and_players(args)
+    if loaded is None:
+        return EXIT_USAGE
+    rules, players = loaded
+    names = _agent_names(args)
+    if names is None:
         return EXIT_USAGE
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
@@ -148,6 +172,120 @@ def sim(args) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return EXIT_FINDINGS if summary["errors"] else EXIT_CLEAN
+
+
+def sim_compare(args) -> int:
+    """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .runtime import sim as simulation
+
+    labels = list(args.compare)
+    packs = []
+    for name in labels:
+        rules = _load_pack(name)
+        if rules is None:
+            return EXIT_USAGE
+        packs.append(rules)
+    (low_a, high_a), (low_b, high_b) = packs[0].players, packs[1].players
+    low, high = max(low_a, low_b), min(high_a, high_b)
+    if low > high:
+        print(f"knap: `{labels[0]}` is for {low_a} to {high_a} players and `{labels[1]}` for {low_b} to {high_b}: "
+              "no player count in common", file=sys.stderr)
+        return EXIT_USAGE
+    players = args.players if args.players is not None else low
+    for name, (first, last) in zip(labels, (packs[0].players, packs[1].players), strict=True):
+        if not first <= players <= last:
+            print(f"knap: `{name}` is for {first} to {last} players, not {players}", file=sys.stderr)
+            return EXIT_USAGE
+    names = _agent_names(args)
+    if names is None:
+        return EXIT_USAGE
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        tasks = {side: progress.add_task(f"{side.upper()}: {label}, {players} players", total=args.games)
+                 for side, label in zip("ab", labels, strict=True)}
+        comparison = simulation.compare(packs[0], packs[1], args.games, players, names, args.seed, args.jobs,
+                                        args.max_rounds, progress=lambda side: progress.advance(tasks[side]),
+                                        logs_dir=args.logs)
+    print_comparison(comparison, labels, Console())
+    if args.json:
+        Path(args.json).write_text(json.dumps(comparison, indent=2) + "\n", encoding="utf-8")
+    return EXIT_FINDINGS if comparison["a"]["errors"] or comparison["b"]["errors"] else EXIT_CLEAN
+
+
+def _signed(value, digits: int) -> str:
+    return "—" if value is None else f"{value:+.{digits}f}"
+
+
+def _interval(ci95, scale: float, digits: int) -> str:
+    return "—" if ci95 is None else f"{ci95[0] * scale:+.{digits}f}, {ci95[1] * scale:+.{digits}f}"
+
+
+def print_comparison(comparison, labels, console):
+    """A table of B − A: win rates in %, with 95 % Wilson intervals per pack and Newcombe's interval of
+    the difference (in percentage points); means with the normal interval of their difference; counts."""
+    from rich import box
+    from rich.table import Table
+
+    diff = comparison["differences"]
+    for side, label in zip("ab", labels, strict=True):
+        summary = comparison[side]
+        shown = label if label.replace("-", "_") == summary["pack"] else f"{label} ({summary['pack']})"
+        console.print(f"[bold]{side.upper()}[/bold] = {shown}: {summary['played']} of {summary['games']} games "
+                      f"played, {summary['errors']} ended in an error", soft_wrap=True)
+    first, last = diff["seeds"]
+    console.print(f"{diff['players']} players ({', '.join(diff['agents'])}), seeds {first}–{last} for both")
+    table = Table(title="B against A: B − A and its 95 % interval (win % in percentage points)",
+                  box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, collapse_padding=True, title_justify="left")
+    for column in ("", "A", "B", "B − A", "95 % CI", "*"):
+        table.add_column(column, justify="left" if column in ("", "*") else "right", no_wrap=bool(column))
+
+    def rate_cell(rate):
+        if rate["rate"] is None:
+            return "—"
+        return f"{rate['rate'] * 100:.1f}\n[dim]{rate['ci95'][0] * 100:.1f}–{rate['ci95'][1] * 100:.1f}[/dim]"
+
+    def rate_row(title, row, end_section=False):
+        difference = None if row["difference"] is None else row["difference"] * 100
+        table.add_row(title, rate_cell(row["a"]), rate_cell(row["b"]), _signed(difference, 1),
+                      _interval(row["ci95"], 100, 1), "*" if row["significant"] else "", end_section=end_section)
+
+    def mean_row(title, row, end_section=False):
+        def cell(sample):
+            return "—" if sample["mean"] is None else f"{sample['mean']:.2f}"
+        table.add_row(title, cell(row["a"]), cell(row["b"]), _signed(row["difference"], 2),
+                      _interval(row["ci95"], 1, 2), "*" if row["significant"] else "", end_section=end_section)
+
+    def count_row(title, row, end_section=False):
+        table.add_row(title, str(row["a"]), str(row["b"]), f"{row['difference']:+d}", "", "",
+                      end_section=end_section)
+
+    mixed = len(set(diff["agents"])) > 1
+    for i, seat in enumerate(diff["seats"]):
+        title = f"{seat['seat']} win %" + (f" ({seat['agent']})" if mixed else "")
+        rate_row(title, seat, end_section=i == len(diff["seats"]) - 1)
+    mean_row("turns (mean)", diff["turns"])
+    final = diff["final"]
+    if final["measure"] == "mean_score":
+        counters = {final["counter"]["a"], final["counter"]["b"]}
+        mean_row(f"final {' / '.join(sorted(counters))} (mean/player)", final, end_section=True)
+    else:
+        rate_row("games with a winner %", final, end_section=True)
+    for reason, row in diff["endings"].items():
+        count_row(f"ended: {reason}", row)
+    count_row("stalled", diff["stalled"])
+    count_row("errors", diff["errors"])
+    console.print(table)
+    console.print("* the 95 % interval of B − A excludes 0: unlikely to be chance alone", soft_wrap=True)
+    for side in "ab":
+        summary = comparison[side]
+        for sample in summary["error_samples"]:
+            console.print(f"[red]{side.upper()}, seed {sample['seed']}: {sample['error']}[/red]")
+        if summary["stalled"]["count"]:
+            console.print(f"[yellow]{side.upper()}: {summary['stalled']['count']} game(s) stalled at the round "
+                          f"limit; seeds: {', '.join(map(str, summary['stalled']['seeds']))}[/yellow]")
 
 
 def print_summary(summary, console):

@@ -231,6 +231,27 @@ def _integer_with_5000_digits(root: Path):
                                    encoding="utf-8")
 
 
+def _extend(root: Path, base: str):
+    """Make the case's manifest (line 6) extend the sibling pack `base`."""
+    manifest = root / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + f"extends: [{base}]\n", encoding="utf-8")
+
+
+def _broken_base(root: Path):
+    """The case extends a sibling pack that has an error of its own (an unknown zone)."""
+    base = _pack(root.parent, "broken_base")
+    (base / "zones.yaml").write_text("kind: zone\nid: deck\nname: Deck\ntype: deck\nrefill_from: nowhere\n",
+                                     encoding="utf-8")
+    _extend(root, "broken_base")
+
+
+def _two_pack_cycle(root: Path):
+    """The case and a sibling extend each other."""
+    partner = _pack(root.parent, "cycle_partner")
+    _extend(partner, root.name)
+    _extend(root, "cycle_partner")
+
+
 def _deep_flow_bracket(found, root):
     """Y007 on line 5 at a `[` nested deeper than 64 (libyaml stops at 1000 levels, the loader at 64)."""
     text = (root / "deep.yaml").read_text(encoding="utf-8").splitlines()[4]
@@ -246,6 +267,9 @@ GENERATED = {
     "y007_block_200_levels": (_block_200, [Expect("deep.yaml", 70, 131, "Y007")]),
     "y005_alias_bomb_generated": (_alias_bomb, [Expect("bomb.yaml", None, None, "Y005")]),
     "p003_unreadable_file": (_unreadable, [Expect("missing.yaml", 1, 1, "P003")]),
+    # packs that extend packs: the other pack is a sibling folder written next to the case
+    "p008_broken_base": (_broken_base, [Expect("pack.yaml", 6, 11, "P008")]),
+    "p005_two_pack_cycle": (_two_pack_cycle, [Expect("pack.yaml", 6, 11, "P005")]),
     # Generated rather than committed: other tests read every file of the corpus with the loader,
     # which a loader that raises on this file would break.
     "s006_integer_with_5000_digits": (_integer_with_5000_digits, [Expect("box.yaml", 4, 8, "S006")]),

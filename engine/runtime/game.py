@@ -18,6 +18,7 @@ FORMAT = "knap-state/1"
 STEP_BUDGET = 200_000          # instructions per answer: a looping effect stops with an error
 MAX_FRAMES = 64                # effects performing effects
 MAX_CALL_DEPTH = 32            # pack functions calling functions
+DECIDED = 1_000                # what a won (or lost) game is worth to `projected_margin`, beyond any score
 END_TURN = "end_turn"
 CHANCE = "chance"
 
@@ -190,10 +191,15 @@ class Game(Table):
                 finished = self
         else:
             finished = self
-        scores = (finished.state["result"] or {}).get("scores") or {
-            p: self.counter(p, self.rules.score_counter) for p in self.state["players"]}
+        counter = self.rules.score_counter
+        scores = (finished.state["result"] or {}).get("scores") or (
+            {p: self.counter(p, counter) for p in self.state["players"]} if counter else {})
         others = [v for p, v in scores.items() if p != player]
-        return scores.get(player, 0) - (max(others) if others else 0)
+        margin = scores.get(player, 0) - (max(others) if others else 0)
+        if self.over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
+            winners = self.state["result"]["winners"]
+            margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
+        return margin
 
     # ------------------------------------------------------------------ the decision protocol
     @property

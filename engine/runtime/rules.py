@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..packs import display, pack_documents
+from ..packs import display
 from . import compiler
 
 
@@ -28,7 +28,7 @@ class Source:
     """Where a piece of code came from, for runtime errors that point into the YAML."""
     file: str
     index: int
-    field: str
+    path: tuple          # of the text in its document: `("effect",)`, or `("changes", "effect")` in a patch
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Ruleset:
         doc = next((d for d in loaded.documents if d.index == source.index), None)
         if doc is None or doc.node is None:
             return f"{source.file}: {message}"
-        line, col = text_position(doc.node, (source.field,), loaded.text.splitlines(), exc.offset)
+        line, col = text_position(doc.node, source.path, loaded.text.splitlines(), exc.offset)
         return f"{source.file}:{line}:{col}: {message}"
 
     def def_values(self, name: str) -> dict:
@@ -120,18 +120,16 @@ class Ruleset:
         return [z for z, d in self.zones.items() if d.get("owner") == "player"]
 
 
-def load(root: Path, *, lint_first: bool = True) -> Ruleset:
-    """Read and compile the pack at `root`. Refuses a pack with lint errors: the runtime trusts the checks."""
-    docs = None
-    if lint_first:
-        from .. import lint
-        result = lint.lint([root], None)
-        errors = [d for d in result.diagnostics if d.severity.value == "error"]
-        if errors:
-            raise PackError(errors, result.positions)
-        docs = next(iter(result.documents.values()), None)    # what lint read: no second reading
-    if docs is None:
-        docs = pack_documents(root)
+def load(root: Path) -> Ruleset:
+    """Read and compile the pack at `root`, with what it inherits through `extends`. Refuses a pack with
+    lint errors: the runtime trusts the checks. Plays from the documents lint has just read."""
+    from .. import lint
+    result = lint.lint([root], None)
+    errors = [d for d in result.diagnostics if d.severity.value == "error"]
+    if errors:
+        raise PackError(errors, result.positions)
+    effective = next(iter(result.effective.values()))
+    docs = effective.all_documents()
     digest = hashlib.sha256(json.dumps([d for _, _, d in docs], sort_keys=True, default=str).encode())
     manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
     rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest,
@@ -166,6 +164,7 @@ def load(root: Path, *, lint_first: bool = True) -> Ruleset:
         for file, index, data in docs_of_kind:
             for fld in ("effect", "available", "trigger", "body"):
                 if isinstance(data.get(fld), str):
-                    rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(file), index, fld)
+                    at_file, at_index, at_path = effective.locate(file, index, (fld,))
+                    rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(at_file), at_index, at_path)
     compiler.compile_rules(rules)
     return rules

@@ -116,6 +116,8 @@ class Table:
                 dest[dest.index(None)] = card
             else:
                 dest.append(card)
+        elif slot is not None:                 # a place in a pile: 1 is the bottom
+            dest.insert(max(0, min(len(dest), slot - 1)), card)
         elif top:
             dest.append(card)
         else:

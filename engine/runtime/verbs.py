@@ -125,8 +125,9 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     players = g.state["players"]
     before = {p: [g.can_see(x, p) for x in cards] for p in players}
     sources = [g.state["loc"][x] for x in cards]
-    for x in cards:
-        g.move(x, target, slot)
+    piled = slot is not None and not g.slotted(target)
+    for n, x in enumerate(cards):
+        g.move(x, target, slot + n if piled else slot)    # into a pile, the cards keep their order
     texts = {}
     for p in players:
         names = [g.card_label(x, None) if seen or g.can_see(x, p) else "a card"
@@ -418,6 +419,20 @@ class Perform(Verb):
             return "yield"
 
 
+class Resolve(Verb):
+    """Carry out the effects written on cards, one card after another, each with `card` bound to it."""
+
+    def run(self, g, c, frame):
+        keys = []
+        for card in self.cards(c, self.value(c, "cards")):
+            key = f"card/{g.rules.instances[card]}/effect"
+            if key in g.rules.code:
+                keys.append((key, card))
+        for key, card in reversed(keys):
+            g.push(key, self.player(c), card)
+        return "yield" if keys else None
+
+
 def cost_payable(items, counts, joker=None, n=0) -> bool:
     """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
     Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers."""
@@ -548,6 +563,6 @@ IMPLEMENTATIONS = {
     "gain": Gain, "lose": Lose, "pay": Pay, "set": Set, "draw": Draw, "take": Take, "move": Move,
     "discard": Discard, "remove": Remove, "give": Give, "reveal": Reveal, "shuffle": Shuffle, "turn": Turn,
     "choose": Choose, "ask": Ask, "invite": Invite, "bid": Bid, "roll": Roll, "oracle": Oracle,
-    "require": Require, "perform": Perform, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
+    "require": Require, "perform": Perform, "resolve": Resolve, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
     "win": Win, "flag": Flag, "unflag": Unflag, "log": Log,
 }

@@ -1,0 +1,221 @@
+"""Packs that extend packs: the effective documents of a pack, from its bases' and its own.
+
+A pack with `extends` inherits every document, parameter and deck of the packs it names, then says
+what it changes: a new id adds a document; `replace: true` puts a document in the place of the
+inherited one with its id; a `kind: patch` document changes fields of an inherited one (a JSON Merge
+Patch, RFC 7386: mappings merge, `null` deletes, anything else replaces); `remove:` in the manifest
+takes inherited documents out; parameters and decks in the manifest override inherited ones.
+
+Every effective document remembers the layers it was written in (`Layer`), newest first, so a
+problem found in it is reported where the text that caused it was written.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+from dataclasses import dataclass, field
+
+from . import schema_check
+
+VALUE_KEYS = ("default", "by_player_count")                # what a parameter override replaces whole
+_DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One place a document's fields were written: the fields (`data`) sit at `prefix` in the
+    document at `file`/`index` (`("changes",)` for a patch)."""
+    file: str
+    index: int
+    prefix: tuple
+    data: dict
+
+
+@dataclass
+class Effective:
+    """A pack as it is played: its manifest merged with its bases', and every document in force."""
+    pack_id: str
+    manifest: dict
+    manifest_at: tuple[str, int] | None
+    documents: list[tuple[str, int, dict]]                  # (file, index, data), manifest excluded
+    layers: dict[tuple[str, int], list[Layer]] = field(default_factory=dict)
+    bases: list[str] = field(default_factory=list)          # the packs it extends, directly
+
+    def locate(self, file: str, index: int, path: tuple) -> tuple[str, int, tuple]:
+        """Where the field `path` of the effective document written at `file`/`index` was written."""
+        for layer in self.layers.get((file, index), ()):
+            if _has(layer.data, path):
+                return layer.file, layer.index, layer.prefix + tuple(path)
+        return file, index, tuple(path)
+
+    def all_documents(self) -> list[tuple[str, int, dict]]:
+        """The manifest first, then the documents: what the runtime reads."""
+        head = [(*self.manifest_at, self.manifest)] if self.manifest_at else []
+        return head + self.documents
+
+    def by_id(self) -> dict[str, dict]:
+        return {data["id"]: data for _, _, data in self.documents if isinstance(data.get("id"), str)}
+
+
+def _has(data, path) -> bool:
+    node = data
+    for step in path:
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            return False
+    return True
+
+
+def merge_patch(target, patch):
+    """RFC 7386: a mapping patch merges key by key, `null` deletes, any other value replaces."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def override_parameter(base, spec):
+    """A parameter override: a new value (`default`/`by_player_count`) replaces the old value and its
+    provenance whole; other keys (the description) are kept unless given."""
+    if not isinstance(base, dict) or not isinstance(spec, dict):
+        return copy.deepcopy(spec)
+    new_value = any(key in spec for key in VALUE_KEYS)
+    kept = {k: v for k, v in base.items() if not (new_value and k in _DROPPED_WITH_VALUE)}
+    return {**kept, **copy.deepcopy(spec)}
+
+
+def _close(name, pool) -> str:
+    close = difflib.get_close_matches(name, list(pool), n=1, cutoff=0.7)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effective:
+    """The effective pack of a pack whose own documents are `own` ((file, index, data), schema-valid,
+    manifest excluded) and which extends `bases` ((position in `extends`, base id, Effective)).
+    Problems go to `add(code, message, file, index, path, hint, at_key=...)`."""
+    manifest = manifest or {}
+    documents: list[tuple[str, int, dict]] = []
+    position_of: dict[str, int] = {}          # inherited id -> its place in `documents`
+    owner: dict[str, str] = {}                # inherited id -> the base that brought it
+    layers: dict[tuple[str, int], list[Layer]] = {}
+    parameters: dict = {}
+    decks: dict = {}
+    players = None
+    manifest_layers = [Layer(*manifest_at, (), manifest)] if manifest_at else []
+    for position, base_id, base in bases:
+        layers.update(base.layers)
+        for file, index, data in base.documents:
+            doc_id = data["id"]
+            if doc_id in position_of:
+                if documents[position_of[doc_id]][2] != data:
+                    add("P006", f"`{base_id}` and `{owner[doc_id]}` both define `{doc_id}`, differently",
+                        *manifest_at, ("extends", position), "extend only one of them, or make them agree")
+                continue
+            position_of[doc_id] = len(documents)
+            owner[doc_id] = base_id
+            documents.append((file, index, data))
+        for name, spec in (base.manifest.get("parameters") or {}).items():
+            parameters.setdefault(name, spec)
+        for name, spec in (base.manifest.get("decks") or {}).items():
+            decks.setdefault(name, spec)
+        players = players or base.manifest.get("players")
+        if base.manifest_at:
+            manifest_layers += base.layers.get(base.manifest_at, [Layer(*base.manifest_at, (), base.manifest)])
+
+    def where(doc_id):
+        file, index, data = documents[position_of[doc_id]]
+        return f"{data['kind']} of `{owner[doc_id]}` ({file})"
+
+    replaced: dict[str, tuple[str, int]] = {}
+    patched: dict[str, tuple[str, int]] = {}
+    patches = []
+    for file, index, data in own:
+        kind = data["kind"]
+        if kind == "patch":
+            patches.append((file, index, data))
+            continue
+        doc_id = data.get("id")
+        clean = {k: v for k, v in data.items() if k != "replace"}
+        if doc_id not in position_of:
+            if data.get("replace") is True:
+                hint = _close(doc_id, position_of) or "leave out `replace: true` to add it as a new document"
+                add("P007", f"`{doc_id}` replaces nothing: no pack this one extends defines it", file, index,
+                    ("replace",), hint, at_key=True)
+            documents.append((file, index, clean))
+            continue
+        if doc_id in replaced:
+            continue          # a second definition in this pack: R002 says so
+        if data.get("replace") is not True:
+            add("P006", f"`{doc_id}` is already a {where(doc_id)}", file, index, ("id",),
+                "add `replace: true` to replace it, or choose another id")
+            continue
+        inherited = documents[position_of[doc_id]][2]
+        if inherited["kind"] != kind:
+            add("P006", f"`{doc_id}` is a {where(doc_id)}; a {kind} cannot replace it", file, index, ("kind",),
+                f"make this a {inherited['kind']}, or choose another id")
+            continue
+        replaced[doc_id] = (file, index)
+        documents[position_of[doc_id]] = (file, index, clean)
+    for file, index, data in patches:
+        target = data["target"]
+        if target not in position_of:
+            hint = _close(target, position_of) or ("a patch changes a document of a pack this one extends"
+                                                   if bases else "add `extends:` to pack.yaml: only inherited "
+                                                   "documents can be patched")
+            add("P007", f"the patch targets `{target}`, which no pack this one extends defines", file, index,
+                ("target",), hint)
+            continue
+        if target in replaced or target in patched:
+            first = replaced.get(target) or patched.get(target)
+            add("P006", f"`{target}` is already {'replaced' if target in replaced else 'patched'} by this pack "
+                f"({first[0]})", file, index, ("target",), "make all the changes to one document in one place")
+            continue
+        base_file, base_index, inherited = documents[position_of[target]]
+        changed = merge_patch(inherited, data["changes"])
+        problems = schema_check.validate(changed, file, index)
+        if problems:
+            for problem in problems:
+                path = tuple(problem.path or ())
+                at = ("changes",) + path if _has(data["changes"], path) else ("changes",)
+                add(problem.code, f"after this patch, {problem.message}", file, index, at, problem.hint,
+                    at_key=problem.at_key and at != ("changes",))
+            continue
+        patched[target] = (file, index)
+        documents[position_of[target]] = (base_file, base_index, changed)
+        layers[(base_file, base_index)] = [Layer(file, index, ("changes",), data["changes"])] + \
+            layers.get((base_file, base_index), [])
+    removed = set()
+    for doc_id in manifest.get("remove") or {}:
+        if doc_id not in position_of:
+            own_ids = {d.get("id") for _, _, d in own}
+            hint = "delete its document instead: it is this pack's own" if doc_id in own_ids else \
+                _close(doc_id, position_of)
+            add("P007", f"`{doc_id}` cannot be removed: no pack this one extends defines it", *manifest_at,
+                ("remove", doc_id), hint, at_key=True)
+        elif doc_id in replaced or doc_id in patched:
+            add("P006", f"`{doc_id}` is removed, and also {'replaced' if doc_id in replaced else 'patched'} "
+                f"by this pack", *manifest_at, ("remove", doc_id), "keep one of the two", at_key=True)
+        else:
+            removed.add(position_of[doc_id])
+    effective = {k: v for k, v in manifest.items() if k != "remove"}
+    for name, spec in (manifest.get("parameters") or {}).items():
+        parameters[name] = override_parameter(parameters[name], spec) if name in parameters else spec
+    if parameters:
+        effective["parameters"] = parameters
+    merged_decks = merge_patch(decks, manifest.get("decks") or {})
+    if merged_decks:
+        effective["decks"] = merged_decks
+    if "players" not in effective and players is not None:
+        effective["players"] = players
+    if manifest_at:
+        layers[manifest_at] = manifest_layers
+    kept = [doc for n, doc in enumerate(documents) if n not in removed]
+    return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases])
