@@ -314,8 +314,10 @@ class PackChecker:
         if not self.manifest:
             return
         by_deck: dict[str, Counter] = defaultdict(Counter)
-        for _, _, card in self.cards():
+        written: dict[str, tuple[str, int]] = {}
+        for file, index, card in self.cards():
             by_deck[card.get("deck")][card["id"]] += card.get("copies", 1) if isinstance(card.get("copies"), int) else 1
+            written[card["id"]] = (file, index)
         for deck, declared in (self.manifest.get("decks") or {}).items():
             if not isinstance(declared, dict):
                 continue
@@ -335,10 +337,16 @@ class PackChecker:
                     message = f"deck `{deck}` holds {have} `{card_id}`, which its composition does not list"
                 else:
                     message = f"deck `{deck}` should hold {want} `{card_id}`, but the cards give {have}"
-                self.add("R003", message, *self.manifest_at, path + ("composition", card_id)
-                         if card_id in composition else path,
-                         f"set `copies: {want}` on `{card_id}`" if card_id in composition else
-                         f"add `{card_id}: {have}` to the composition, or move the card")
+                at = (*self.manifest_at, path + ("composition", card_id) if card_id in composition else path)
+                hint = f"set `copies: {want}` on `{card_id}`" if card_id in composition else \
+                    f"add `{card_id}: {have}` to the composition, or move the card"
+                if self.effective.locate(*at)[0] not in self.own_files and written.get(card_id, ("",))[0] \
+                        in self.own_files:    # an inherited deck, this pack's card: say it at the card
+                    at = (*written[card_id], ("deck",))
+                    total = size + have - want if isinstance(size, int) else "N"
+                    hint = (f"in this pack's pack.yaml, `decks: {{{deck}: {{size: {total}, composition: "
+                            f"{{{card_id}: {have}}}}}}}` adds it to the inherited deck")
+                self.add("R003", message, *at, hint)
 
     def check_components(self):
         cards = [c for _, _, c in self.cards()]

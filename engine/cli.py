@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tomllib
@@ -77,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     graph.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
     graph.add_argument("--all", action="store_true", help="include cards without prerequisites")
 
+    diff = sub.add_parser("diff", help="what a variant changes against the packs it extends", description=(
+        "Compare a pack that extends others with what it extends: players, parameters, decks, and every "
+        "document removed, changed (field by field) or added."))
+    diff.add_argument("pack", help="a pack folder or built-in pack id")
+    diff.add_argument("--format", choices=["text", "json"], default="text")
+
     from . import play_cli
     play_cli.add_commands(sub)
     return parser
@@ -92,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.schema_command != "export":
                 parser.parse_args(["schema", "--help"])
             return _schema_export(args)
+        if args.command == "diff":
+            return _diff(args)
         if args.command == "graph":
             return _graph(args)
         if args.command in ("play", "sim", "replay"):
@@ -202,6 +211,37 @@ def _schema_export(args) -> int:
     return EXIT_CLEAN
 
 
+def _diff(args) -> int:
+    from . import compose, diff, lint, report
+    from .packs import display, find_pack, pack_files, resolve_target
+
+    target = resolve_target(args.pack)
+    if target is None or not (target / "pack.yaml").is_file():
+        print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
+        return EXIT_USAGE
+    root = target.resolve()
+    result = lint.lint([root], None)
+    errors = [d for d in result.diagnostics if d.severity.value == "error"]
+    if errors:
+        print(report.text(errors, result.positions.source_lines), file=sys.stderr)
+        print(f"knap: fix the errors of `{args.pack}` first (`knap lint {args.pack}`)", file=sys.stderr)
+        return EXIT_FINDINGS
+    variant = result.effective[root]
+    if not variant.bases:
+        print(f"knap: `{variant.pack_id}` extends no pack: there is nothing to compare it with", file=sys.stderr)
+        return EXIT_USAGE
+    base_roots = [find_pack(base_id, root) for base_id in variant.bases]
+    bases = lint.lint(base_roots, None).effective
+    found = [(n, base_id, bases[base_root]) for n, (base_id, base_root) in enumerate(zip(variant.bases, base_roots))]
+    base = found[0][2] if len(found) == 1 else compose.compose("", {}, None, [], found, lambda *a, **k: None)
+    changes = diff.diff(base, variant, {display(p) for p in pack_files(root)}, variant.removals)
+    if args.format == "json":
+        print(json.dumps(changes, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(diff.text(changes))
+    return EXIT_CLEAN
+
+
 def _graph(args) -> int:
     from . import lint, report, techgraph
     from .packs import pack_cards, resolve_target
@@ -211,7 +251,9 @@ def _graph(args) -> int:
         print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
         return EXIT_USAGE
     result = lint.lint([target], None)
-    cards = pack_cards(target)
+    effective = next(iter(result.effective.values()), None)    # what is played, with what it inherits
+    cards = effective.by_id() if effective is not None else pack_cards(target)
+    cards = {i: d for i, d in cards.items() if d.get("kind") == "card"}
     graph = techgraph.build(cards)
     if not args.all:
         graph = techgraph.involved(graph)

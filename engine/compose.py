@@ -40,6 +40,7 @@ class Effective:
     documents: list[tuple[str, int, dict]]                  # (file, index, data), manifest excluded
     layers: dict[tuple[str, int], list[Layer]] = field(default_factory=dict)
     bases: list[str] = field(default_factory=list)          # the packs it extends, directly
+    removals: dict[str, str] = field(default_factory=dict)  # what it removes from them, with the reasons
 
     def locate(self, file: str, index: int, path: tuple) -> tuple[str, int, tuple]:
         """Where the field `path` of the effective document written at `file`/`index` was written."""
@@ -218,4 +219,5 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     if manifest_at:
         layers[manifest_at] = manifest_layers
     kept = [doc for n, doc in enumerate(documents) if n not in removed]
-    return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases])
+    removals = {k: v for k, v in (manifest.get("remove") or {}).items() if k in position_of}
+    return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases], removals)

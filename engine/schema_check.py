@@ -247,6 +247,9 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         elif rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
                       "minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties"):
             diag("S006", f"{where}: {err.message}", "")
+        elif rule == "not" and "propertyNames" in err.absolute_schema_path:
+            diag("S005", f"`{value}` is not allowed as a key of {where}", err.schema.get("description", ""),
+                 at=path + (value,), at_key=True)
         elif rule == "propertyNames":
             diag("S005", f"{where} has a key that is not allowed: {err.message}", "keys are snake_case ids")
         else:
