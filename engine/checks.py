@@ -98,7 +98,7 @@ class Base:
     """A pack named in `extends`, as the lint layer found it."""
     position: int                    # in the manifest's `extends` list
     pack_id: str
-    effective: "compose.Effective | None" = None   # None: not found, or in a cycle
+    effective: compose.Effective | None = None   # None: not found, or in a cycle
     errors: int = 0                  # its own errors
     cycle: list[str] | None = None   # pack ids around a cycle of `extends` through this pack
 
@@ -186,7 +186,7 @@ class PackChecker:
                      *self.manifest_at, ("id",),
                      f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
 
-    def compose(self) -> "compose.Effective":
+    def compose(self) -> compose.Effective:
         """The effective pack: this pack's documents on top of those of the packs it extends."""
         pack_id = (self.manifest or {}).get("id") or self.pack.root.name.replace("-", "_")
         found = []

@@ -61,9 +61,9 @@ class Effective:
 def _has(data, path) -> bool:
     node = data
     for step in path:
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        inside = step in node if isinstance(node, dict) else \
+            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if inside:
             node = node[step]
         else:
             return False
@@ -132,7 +132,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             manifest_layers += base.layers.get(base.manifest_at, [Layer(*base.manifest_at, (), base.manifest)])
 
     def where(doc_id):
-        file, index, data = documents[position_of[doc_id]]
+        file, _, data = documents[position_of[doc_id]]
         return f"{data['kind']} of `{owner[doc_id]}` ({file})"
 
     replaced: dict[str, tuple[str, int]] = {}

@@ -11,6 +11,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__, resources
 from .diagnostics import INTERNAL, Diagnostic
@@ -18,6 +19,9 @@ from .packs import PackFiles, discover, display, pack_files
 from .stats import PackStats
 from .suppressions import apply_suppressions
 from .yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
+
+if TYPE_CHECKING:
+    from .compose import Effective
 
 CACHE_FORMAT = 1
 
@@ -27,7 +31,7 @@ class LintResult:
     diagnostics: list[Diagnostic]
     stats: list          # PackStats, one per pack
     files: int
-    positions: "Positions"   # the source lines already read, for quoting them in reports
+    positions: Positions   # the source lines already read, for quoting them in reports
     # pack root -> its effective pack (compose.Effective), when it was checked rather than read from the
     # cache: the runtime plays from these instead of reading the files a second time
     effective: dict = field(default_factory=dict)
@@ -214,7 +218,7 @@ class _Outcome:
     stats: PackStats
     key: str                                 # changes when any file of the pack or of its bases changes
     errors: int
-    effective: "Effective | None" = None     # None when the verdict came from the cache
+    effective: Effective | None = None     # None when the verdict came from the cache
 
 
 class _Packs:
@@ -224,7 +228,7 @@ class _Packs:
     def __init__(self, cache: Cache, positions: Positions, jobs: int | None):
         self.cache, self.positions, self.jobs = cache, positions, jobs
         self.outcomes: dict[Path, _Outcome] = {}
-        self.effectives: dict[Path, "Effective"] = {}
+        self.effectives: dict[Path, Effective] = {}
         self.summaries: dict[Path, dict] = {}
         self.prints: dict[Path, dict] = {}
         self.bases_of: dict[Path, list[tuple[str, Path | None]]] = {}
@@ -332,7 +336,7 @@ class _Packs:
         self.outcomes[pack.root] = outcome
         return outcome
 
-    def effective(self, root: Path) -> "Effective":
+    def effective(self, root: Path) -> Effective:
         """The effective documents of a pack whose verdict came from the cache: its files' results (from
         the file cache) composed again, without the cross-file checks."""
         if root not in self.effectives:

@@ -118,8 +118,9 @@ def play(args) -> int:
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6)
     result = game.state["result"]
-    console.print(f"[bold]Winner(s): {', '.join(result['winners']) or 'none'}[/bold] — "
-                  + ", ".join(f"{p}: {v}" for p, v in result["scores"].items()))
+    scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
+    console.print(f"[bold]Winner(s): {', '.join(result['winners']) or 'none'}[/bold] ({result['reason']})"
+                  + (f" — {scores}" if scores else ""))
     log_path = Path(args.log or f"knap-game-{args.seed}.json")
     session.write_log(game, log_path, agents=[getattr(s, "name", "?") for s in seats])
     console.print(f"Log written to {log_path} (check it with `knap replay {log_path}`).")
@@ -292,16 +293,18 @@ def print_summary(summary, console):
     from rich.table import Table
 
     console.print(f"[bold]{summary['pack']}[/bold]: {summary['played']} of {summary['games']} games played, "
-                  f"{summary['errors']} ended in an error; {summary['players']} players, seed {summary['seed']}")
-    counter = summary["score_counter"] or "score"
-    table = Table(title=f"Win rate by seat (shared wins split; 95 % Wilson interval) and final {counter}")
-    for column in ("seat", "agent", "wins", "win %", "95 % CI", "mean", "sd", "min", "median", "max"):
+                  f"{summary['errors']} ended in an error; {summary['players']} player{'s' if summary['players'] != 1 else ''}, seed {summary['seed']}")
+    counter = summary["score_counter"]      # None: a game won or lost, with no score (a solo game)
+    score_columns = ("mean", "sd", "min", "median", "max") if counter else ()
+    table = Table(title="Win rate by seat (shared wins split; 95 % Wilson interval)"
+                  + (f" and final {counter}" if counter else ""))
+    for column in ("seat", "agent", "wins", "win %", "95 % CI", *score_columns):
         table.add_column(column, justify="right")
     for row in summary["seats"]:
         score = row["score"] or {}
         table.add_row(row["seat"], row["agent"], f"{row['wins']:g}", f"{row['win_rate']:.1%}",
                       f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
-                      *[str(score.get(k, "")) for k in ("mean", "sd", "min", "median", "max")])
+                      *[str(score.get(k, "")) for k in score_columns])
     console.print(table)
     if len(summary["per_agent"]) > 1:
         agents_table = Table(title="Win rate by agent")

@@ -5,10 +5,21 @@ the part of the solo rules it checks. The 8 ordinary events are placeholders (th
 print them); their tests check that each does what its own text says."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
-from scenario import answer, ids, new_game, options, prompt, put, ready, ruleset, stack_deck
+from scenario import (
+    answer,
+    ids,
+    new_game,
+    options,
+    prompt,
+    put,
+    ready,
+    ruleset,
+    stack_deck,
+)
 
 from engine.runtime import session
 from engine.runtime.game import Game, GameError
@@ -312,3 +323,16 @@ def test_random_solo_games_end_keep_the_invariants_and_replay(seed):
     assert game.state["result"]["turns"] <= 9
     replayed = session.replay(rules, session.game_log(game))
     assert replayed.state_hash() == game.state_hash()
+
+
+def test_knap_sim_prints_the_win_rate_of_each_agent(knap, tmp_path):
+    """`knap sim cro-magnon-solo`: one player by default; the win rate of the agent with its interval, how
+    games ended (a settlement or Winter), and no score columns (the solo game has no score)."""
+    for agent, games in (("random", 12), ("greedy", 3)):          # greedy looks ahead: slow
+        out_json = tmp_path / f"{agent}.json"
+        code, out, _ = knap("sim", PACK, "-n", str(games), "--agents", agent, "--jobs", "1", "--json", out_json)
+        assert code == 0 and "1 player," in out and "win %" in out and "mean" not in out
+        summary = json.loads(out_json.read_text())
+        assert summary["players"] == 1 and summary["errors"] == 0 and summary["played"] == games
+        assert set(summary["per_agent"]) == {agent} and 0 <= summary["per_agent"][agent]["win_rate"] <= 1
+        assert set(summary["endings"]) <= {"winter_comes", "settlement_founded"}

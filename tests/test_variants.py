@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
@@ -179,9 +181,10 @@ def test_a_card_missing_from_an_inherited_deck_is_reported_at_the_card(packs, li
 
 
 def _text(root):
-    from engine.cli import main
     import contextlib
     import io
+
+    from engine.cli import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["lint", str(root), "--no-cache"])
@@ -351,3 +354,62 @@ def test_knap_diff_refuses_a_pack_that_extends_nothing_or_has_errors(packs, knap
     root = packs({}, "remove:\n  nothing_here: Typo.\n")
     code, _, err = knap("diff", root)
     assert code == 1 and "P007" in err
+
+
+# ------------------------------------------------------------------------------------------ fuzzing
+
+_IDS = ["score", "goal_reached", "vp", "deck", "hand", "stone", "bone", "missing_id"]
+_FIELDS = ["name", "effect", "limit", "cost", "stats", "trigger", "copies", "owner", "min", "text", "type"]
+_VALUES = st.one_of(st.none(), st.integers(-3, 5), st.sampled_from(["gain 1 vp\n", "log \"x\"\n", "once_per_turn",
+                                                                      "me.vp >= 1", "player", "", "deck", "vp >"]),
+                    st.dictionaries(st.sampled_from(["ap", "weight", "vp"]), st.integers(0, 3), max_size=2),
+                    st.lists(st.sampled_from(["stone", "bone"]), max_size=2))
+
+
+@st.composite
+def _variants(draw):
+    files = {}
+    patches = draw(st.lists(st.tuples(st.sampled_from(_IDS), st.dictionaries(st.sampled_from(_FIELDS), _VALUES,
+                                                                               min_size=1, max_size=3)),
+                            max_size=3))
+    docs = [json.dumps({"kind": "patch", "target": target, "changes": changes}) for target, changes in patches]
+    for card_id in draw(st.lists(st.sampled_from(["stone", "bone", "antler"]), max_size=2)):
+        docs.append(json.dumps({"kind": "card", "id": card_id, "replace": draw(st.booleans()), "name": "X",
+                                "type": "resource", "deck": "deck"}))
+    if docs:
+        files["more.yaml"] = "\n---\n".join(docs) + "\n"
+    removed = draw(st.lists(st.sampled_from(_IDS), max_size=3, unique=True))
+    extra = ("remove:\n" + "".join(f"  {r}: gone\n" for r in removed)) if removed else ""
+    if draw(st.booleans()):
+        extra += f"parameters:\n  goal: {{default: {draw(st.integers(1, 4))}}}\n"
+    return files, extra
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(variant=_variants())
+def test_any_variant_lints_to_located_diagnostics_and_a_clean_one_plays(tmp_path_factory, variant):
+    """Whatever a variant adds, replaces, patches or removes: lint gives diagnostics with positions in the
+    variant's or the base's files (never an internal error), and a variant that lints clean loads and plays
+    to its end, or stops with a located content error."""
+    import random
+
+    from engine import lint
+    from engine.runtime import session
+    from engine.runtime.errors import ContentError
+
+    root_dir = tmp_path_factory.mktemp("fuzz")
+    write(root_dir / "base", BASE)
+    files, extra = variant
+    root = write(root_dir / "variant", {"pack.yaml": VARIANT_MANIFEST + extra, **files})
+    result = lint.lint([root], None)
+    assert not [d for d in result.diagnostics if d.code == "E000"], result.diagnostics
+    for d in result.diagnostics:
+        assert d.line >= 1 and d.col >= 1 and Path(d.file).resolve().parent.parent == root_dir.resolve(), d
+    if any(d.severity.value == "error" for d in result.diagnostics):
+        return
+    rules = load(root)
+    game = Game.new(rules, 1, 0, max_rounds=20)
+    try:
+        session.play_randomly(game, random.Random(0))
+    except ContentError as exc:
+        assert ":" in rules.describe(exc)
