@@ -120,10 +120,11 @@ class PackChecker:
         self.own_files = {r.path for r in results}
         self.stats = PackStats(pack.root.name)
 
-    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False):
+    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False):
+        """`explained`: the hint already tells a pack that extends this one what to do."""
         if self.effective is not None:
             file, index, path = self.effective.locate(file, index, tuple(path))
-            if file not in self.own_files:
+            if file not in self.own_files and not explained:
                 hint = (hint + "; " if hint else "") + f"found while checking `{self.effective.pack_id}`, " \
                     "which extends this pack: see what it removes, replaces or patches"
         self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
@@ -139,6 +140,7 @@ class PackChecker:
         self.check_dsl(symbols)
         self.check_decks()
         self.check_components()
+        self.check_player_counts()
         self.check_graph()
         self.count_stats()
         return self.diags, self.stats
@@ -360,8 +362,31 @@ class PackChecker:
                         and ("tag" not in sel or sel["tag"] in (c.get("tags") or []))
                         and isinstance(c.get("copies", 1), int))
             if isinstance(data.get("count"), int) and total != data["count"]:
+                hint = "fix the count or the cards' `copies`"
+                inherited = self.effective.locate(file, index, ("count",))[0] not in self.own_files
+                if inherited:
+                    hint = (f"a count `{self.effective.pack_id}` inherits: a patch in it changes it (`kind: patch`, "
+                            f"`target: {data['id']}`, `changes: {{count: {total}}}`)")
                 self.add("R004", f"`{data['id']}` counts {data['count']}, but the matching cards have {total} copies",
-                         file, index, ("count",), "fix the count or the cards' `copies`")
+                         file, index, ("count",), hint, explained=inherited)
+
+    def check_player_counts(self):
+        """A parameter given by player count needs a value for every count the pack allows (or a default):
+        a missing one is `none` at play, and an end rule comparing with it never triggers."""
+        players = (self.manifest or {}).get("players") or {}
+        low, high = players.get("min"), players.get("max")
+        if not isinstance(low, int) or not isinstance(high, int):
+            return
+        for name, spec in ((self.manifest or {}).get("parameters") or {}).items():
+            if not isinstance(spec, dict) or not isinstance(spec.get("by_player_count"), dict) or "default" in spec:
+                continue
+            missing = [n for n in range(low, high + 1) if str(n) not in spec["by_player_count"]]
+            if missing:
+                counts = ", ".join(map(str, missing))
+                self.add("R005", f"the parameter `{name}` has no value for {counts} player(s), which the pack "
+                         f"allows ({low} to {high})", *self.manifest_at, ("parameters", name, "by_player_count"),
+                         f"add {', '.join(f'`{chr(34)}{n}{chr(34)}: ...`' for n in missing)} to the table, or a "
+                         "`default`", at_key=True)
 
     # the prerequisite graph
     def check_graph(self):

@@ -4,7 +4,7 @@ A pack with `extends` inherits every document, parameter and deck of the packs i
 what it changes: a new id adds a document; `replace: true` puts a document in the place of the
 inherited one with its id; a `kind: patch` document changes fields of an inherited one (a JSON Merge
 Patch, RFC 7386: mappings merge, `null` deletes, anything else replaces); `remove:` in the manifest
-takes inherited documents out; parameters and decks in the manifest override inherited ones.
+takes inherited documents (or parameters) out; parameters and decks in the manifest override inherited ones.
 
 Every effective document remembers the layers it was written in (`Layer`), newest first, so a
 problem found in it is reported where the text that caused it was written.
@@ -195,6 +195,9 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             layers.get((base_file, base_index), [])
     removed = set()
     for doc_id in manifest.get("remove") or {}:
+        if doc_id in parameters and doc_id not in (manifest.get("parameters") or {}):
+            del parameters[doc_id]      # an inherited parameter the variant does without
+            continue
         if doc_id not in position_of:
             own_ids = {d.get("id") for _, _, d in own}
             hint = "delete its document instead: it is this pack's own" if doc_id in own_ids else \
@@ -219,5 +222,5 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     if manifest_at:
         layers[manifest_at] = manifest_layers
     kept = [doc for n, doc in enumerate(documents) if n not in removed]
-    removals = {k: v for k, v in (manifest.get("remove") or {}).items() if k in position_of}
+    removals = dict(manifest.get("remove") or {})
     return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases], removals)

@@ -130,6 +130,11 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "documents must add up to exactly that."),
     _rule("R004", "component-count", "error", "A component's declared count does not match its cards.",
           "A component that says it is made of cards (`cards_of`) must count exactly the copies of those cards."),
+    _rule("R005", "missing-player-count", "error", "A parameter given by player count lacks a count the pack "
+          "allows.",
+          "A `by_player_count` table without a `default` must give a value for every player count from "
+          "`players.min` to `players.max`; at play a missing one has no value, and a rule comparing with it "
+          "(an end goal) would never hold."),
     _rule("G001", "unknown-prerequisite", "error", "A prerequisite names a card that does not exist.",
           "`requires:` lists ids of cards that must be mastered first."),
     _rule("G002", "prerequisite-cycle", "error", "Prerequisites form a cycle.",

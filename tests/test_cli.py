@@ -238,3 +238,12 @@ def test_a_folder_named_on_the_command_line_is_linted_even_if_excluded(make_pack
     monkeypatch.chdir(tmp_path)
     assert knap("lint", "demo", "--no-cache")[0] == 1
     assert knap("lint", ".", "--no-cache")[0] == 0
+
+
+def test_the_repository_lints_clean_with_its_own_configuration(knap, monkeypatch):
+    """`knap lint .` at the root of the repository (as a pre-commit hook runs it): every pack, the solo
+    variant and the tutorial's variant are clean; the deliberately broken corpora are excluded by
+    `[tool.knap.lint] exclude` in pyproject.toml."""
+    monkeypatch.chdir(REPO)
+    code, out, _ = knap("lint", ".", "--no-cache", "--format", "json")
+    assert code == 0 and json.loads(out)["diagnostics"] == []

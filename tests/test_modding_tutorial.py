@@ -31,9 +31,9 @@ MISTAKES = REPO / "docs" / "modding" / "mistakes"
 READER_PACK = "docs/modding/short-game"     # where the reader writes it, from the repository root
 
 BLOCK = re.compile(r"^<!-- (?P<what>file|end-of|line (?P<line>\d+) of|lint|example)(?:: (?P<arg>\S+))? -->\n"
-                   r"```[\w-]*\n(?P<body>.*?)^```$", re.M | re.S)
-ANY_MARKER = re.compile(r"^<!-- (file|end-of|line \d+ of|lint|example)\b.*-->$", re.M)
-HEADER = re.compile(r"^\S+:\d+:\d+: [A-Z]\d{3} .*$", re.M)   # `file:line:col: CODE message`
+                   r"```[\w-]*\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+ANY_MARKER = re.compile(r"^<!-- (file|end-of|line \d+ of|lint|example)\b.*-->$", re.MULTILINE)
+HEADER = re.compile(r"^\S+:\d+:\d+: [A-Z]\d{3} .*$", re.MULTILINE)   # `file:line:col: CODE message`
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,9 @@ def lint_reader_pack(knap, tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------ the doc and the repository
 def test_every_marked_block_is_the_repository_file_it_names():
     """Protects the promise that the tutorial shows real files: a `file:` block is the file byte for byte
-    (a trailing newline aside), an `end-of:` block its end, a `line N of:` block its line N; every marker is well formed and stands before a block; every YAML block is
-    marked; every mistake file is shown and every mistake has its lint output in the doc."""
+    (a trailing newline aside), an `end-of:` block its end, a `line N of:` block its line N; every marker
+    is well formed and stands before a block; every YAML block is marked; every mistake file is shown and
+    every mistake has its lint output in the doc."""
     text = DOC.read_text(encoding="utf-8")
     assert len(ANY_MARKER.findall(text)) == len(BLOCKS), "a marker is misspelt or not right before a ``` block"
     marked_yaml = sum(1 for b in BLOCKS if b.what != "lint")
@@ -163,7 +164,8 @@ def test_following_the_tutorial_builds_the_finished_pack(tmp_path):
     assert _files(pack) == _files(FINISHED)
 
 
-@pytest.mark.parametrize("index", [n for n, _ in LINTS], ids=[f"{b.at}-{b.arg}" for _, b in LINTS])
+@pytest.mark.parametrize("index", [n for n, _ in LINTS],
+                         ids=[f"lint{k}-{b.arg}" for k, (_, b) in enumerate(LINTS, 1)])
 def test_each_lint_output_is_what_lint_prints_at_that_step(tmp_path, lint_reader_pack, index):
     """Protects every lint output the tutorial shows: at that point of the tutorial, `knap lint` prints
     exactly those lines (file:line:col, code, message, quoted line, caret, hint) and exits 1 with the
@@ -195,14 +197,14 @@ def test_a_mistake_on_the_finished_pack_is_found_and_the_finished_file_fixes_it(
     assert set(HEADER.findall(shown.body)) <= set(HEADER.findall(printed)), printed
     for name in overlay:
         shutil.copyfile(FINISHED / name, pack / name)
-    assert lint_reader_pack() == (0, "All checks passed (4 files).\n", set())
+    assert lint_reader_pack() == (0, f"All checks passed ({len(_files(FINISHED))} files).\n", set())
 
 
 def test_the_finished_pack_lints_clean_from_the_repository():
     """Protects the shipped variant: the real `knap lint` command, run in the repository as the tutorial
     says, finds nothing at all in docs/modding/short-game (no error, no warning)."""
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "lint", READER_PACK, "--no-cache", "--format", "json"],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "engine.cli", "lint", READER_PACK, "--no-cache",
+                           "--format", "json"], check=False, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["diagnostics"] == []
 
@@ -243,8 +245,8 @@ def _sim(knap, tmp_path, pack, players) -> dict:
 def test_the_variant_plays_and_its_games_are_shorter(knap, tmp_path):
     """Protects the tutorial's last step: 20 seeded games of random bots at 2 and at 3 players end by the
     victory point goal, none in an error or stalled; and on the same seeds the games are shorter than
-    Cro-Magnon's: by far, so the lower thresholds really are in force (the bigger hand alone shortens
-    them by less than a tenth)."""
+    Cro-Magnon's, and by far, so the lower thresholds really are in force (without them, the bigger hand
+    and the new cards shorten the games by less than a tenth)."""
     summaries = {players: _sim(knap, tmp_path, FINISHED, players) for players in (2, 3)}
     for players, summary in summaries.items():
         assert summary["pack"] == "short_game" and summary["players"] == players

@@ -322,9 +322,11 @@ def test_knap_diff_says_what_the_solo_variant_changes(knap):
     report = json.loads(out)
     assert report["pack"] == "cro_magnon_solo" and report["base"] == ["cro_magnon"]
     assert report["players"] == {"from": {"min": 2, "max": 4}, "to": {"min": 1, "max": 1}}
-    assert report["parameters"] == {"action_points": {"from": 2, "to": 4}}
+    assert report["parameters"] == {"action_points": {"from": 2, "to": 4},
+                                    "victory_points": {"from": {"by_player_count": {"2": 30, "3": 24, "4": 22}}}}
     assert {r["id"] for r in report["removed"]} == {"attack", "improve_dwelling", "additional_exploration",
                                                      "victory_point_goal", "cards_in_hand", "predator_figures"}
+    assert "victory_points" not in load(Path("content/cro-magnon-solo")).manifest["parameters"]
     changed = {c["id"]: c for c in report["changed"]}
     assert changed["found_settlement"]["how"] == "patched"
     assert changed["found_settlement"]["fields"] == {"cost.ap": {"to": 4}, "whole_turn": {"from": True}}
