@@ -113,12 +113,26 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "order (`bids[1]` is the first player's).",
          (_p("players", "players"),), {"from": _p("counter", "counter"), "as": _p("binding", "name")},
          "bid players from meals as bids", decision=True),
+    Verb("choose_secretly", "Every player of a group chooses one of their own options at the same time, unseen "
+         "by the others; the choices are revealed together. The options are worked out for each chooser as `me`. "
+         "Binds the choices in the players' order (`picks[1]` is the first player's; `none` for a player "
+         "without options).",
+         (_p("players", "players"),), {"from": _p("options", "any"), "as": _p("binding", "name"),
+                                       "with": _p("prompt", "text", False, "the question players read")},
+         "choose_secretly players from hand(me) as played with \"Which card do you play?\"", decision=True),
     Verb("roll", "Roll dice; binds the list of faces.",
          (_p("dice", "number"),), {"of": _p("sides", "number", False), "as": _p("binding", "name")},
          "roll 2 of 6 as faces", decision=True),
-    Verb("oracle", "Ask for a physical outcome (a probability model in simulations, the table in play).",
-         (_p("question", "text"),), {"with": _p("model_input", "any", False), "as": _p("binding", "name")},
-         "oracle \"Did the stone stay?\" as stayed", decision=True),
+    Verb("oracle", "Ask for a physical outcome the engine cannot compute: in simulations the pack's model (the "
+         "chances given with `with`) decides, at a real table a person answers (`knap play --oracle ask`). "
+         "Binds yes/no, or with `among` the outcome.",
+         (_p("question", "text"),), {"among": _p("outcomes", "any", False, "the possible outcomes (texts); "
+                                                 "yes or no when left out"),
+                                     "with": _p("chances", "any", False, "a percentage for yes, or with `among` "
+                                                "one weight per outcome"),
+                                     "as": _p("binding", "name")},
+         "oracle \"How did the stone land?\" among [\"stays\", \"falls\"] with [80, 20] as landing",
+         decision=True),
     Verb("require", "Stop the action as not allowed unless a condition holds.",
          (_p("condition", "bool"),), {"unless": _p("exception", "bool", False)},
          "require weapons(me) >= card.strength"),

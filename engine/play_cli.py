@@ -19,6 +19,9 @@ def add_commands(sub):
     play.add_argument("--bots", default="greedy", help="agent for the other seats: random or greedy")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--log", metavar="FILE", help="write the game log here (default: knap-game-SEED.json)")
+    play.add_argument("--oracle", choices=["model", "ask"], default="model",
+                      help="who decides physical outcomes (did the stone stay?): the pack's probability model, "
+                      "or the person at the table, asked at the terminal (`ask`)")
 
     sim = sub.add_parser("sim", help="simulate many games for balance", description=(
         "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
@@ -109,7 +112,10 @@ def play(args) -> int:
         shown[0] = len(lines)
 
     try:
-        game = session.play(rules, players, args.seed, seats, on_step=narrate)
+        oracle = None
+        if args.oracle == "ask":     # the person at the table; the same one who plays a seat, if any
+            oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or HumanAgent(console)
+        game = session.play(rules, players, args.seed, seats, on_step=narrate, oracle=oracle, watcher=watcher)
     except KeyboardInterrupt:
         console.print("\nGame abandoned.")
         return EXIT_CLEAN

@@ -1,4 +1,5 @@
 """The turn structure every pack shares: setup, turns of actions, end conditions, final scoring.
+A pack with `turns: rounds` plays round after round instead, each driven by its phases alone.
 
 Packs say what happens at each point (phases `when: setup | turn_start | ...`, actions with costs
 and limits, end rules, scoring); this module only says when those points come. It runs between
@@ -24,7 +25,7 @@ def step(g) -> None:
         state["stage"] = "round_end"
     elif stage == "round_end":
         state["stage"] = "next"
-        if state["turn"]["player"] == state["players"][-1]:
+        if state["turn"]["player"] == state["players"][-1] or g.rules.in_rounds:
             _push_phases(g, ["round_end"], state["turn"]["player"])
     elif stage == "next":
         _next_turn(g)
@@ -71,12 +72,12 @@ def _next_turn(g):
             state["stage"] = "game_end"
             return
         order = state["players"]
-        player = order[(order.index(turn["player"]) + 1) % len(order)]
+        player = order[0] if g.rules.in_rounds else order[(order.index(turn["player"]) + 1) % len(order)]
     state["dead"] = []
     state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "ending": False}
     for flags in state["flags"].values():
         flags.pop("$turn", None)
-    g.log(f"Turn {state['turn']['number']}: {player}")
+    g.log(f"Round {state['turn']['number']}" if g.rules.in_rounds else f"Turn {state['turn']['number']}: {player}")
     state["stage"] = "main"
     _push_phases(g, ["turn_start"], player)
     if player == state["players"][0]:
@@ -96,7 +97,7 @@ def _main(g):
     _check_end(g)
     if state["stage"] != "main":
         return
-    if turn["ending"]:
+    if turn["ending"] or g.rules.in_rounds:      # a round is played by its phases: no menu
         state["stage"] = "turn_end"
         return
     me = turn["player"]

@@ -33,6 +33,22 @@ class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue."""
 
 
+SIMULTANEOUS = ("invite", "bid", "secret")    # answered by several players at once: never pruned
+
+
+def allowed_for(pending, player, legal):
+    """The options one player may give: a bid up to what the player holds (`limit`), or the player's own
+    options of a choice made by everyone at once (`allowed`)."""
+    limit = pending.get("limit", {}).get(player)
+    if limit is not None:
+        legal = [o for o in legal if o < limit]
+    allowed = pending.get("allowed", {}).get(player)
+    if allowed is not None:
+        own = set(allowed)
+        legal = [o for o in legal if o in own]
+    return legal
+
+
 class Ctx:
     """What an expression sees: the game, the frame's locals, the acting player, its card, a `where` item."""
     __slots__ = ("g", "env", "me", "card", "item", "depth")
@@ -85,7 +101,9 @@ class Game(Table):
             zones[f"_drawn:{p}"] = []
         zones["_removed"] = []
         loc = []
-        for number, (zone, slot) in enumerate(rules.start):
+        for number, (zone, slot, seat) in enumerate(rules.start):
+            if seat is not None:          # one set per player; the sets of absent seats stay in the box
+                zone = f"{zone}:P{seat}" if seat <= players else "_removed"
             if zone not in zones:
                 zone = "_removed"
             if slot and zones[zone] and slot <= len(zones[zone]) and zones[zone][slot - 1] is None:
@@ -105,7 +123,7 @@ class Game(Table):
             "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
             "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "ending": False},
             "stage": "setup", "stack": [], "pending": None, "ending": None, "attempt": None, "dead": [],
-            "result": None, "max_turns": max_rounds * players, "log": [], "history": [], "steps": 0,
+            "result": None, "max_turns": max_rounds * (1 if rules.in_rounds else players), "log": [], "history": [], "steps": 0,
         }
         game = cls(rules, state)
         for zone_id, zone in rules.zones.items():
@@ -164,13 +182,20 @@ class Game(Table):
         for key, cards in state["zones"].items():
             for i, card in enumerate(cards):
                 if card is not None and not copy.can_see(card, player):
-                    groups.setdefault(copy.card_def(card).get("deck") or "", []).append((key, i))
+                    # a per-player set's cards trade places only with cards of the same set
+                    home = (copy.card_def(card).get("deck") or "", self.rules.start[card][2])
+                    groups.setdefault(home, []).append((key, i))
         for slots in groups.values():
             cards = [state["zones"][k][i] for k, i in slots]
             rnd.shuffle(cards)
             for (k, i), card in zip(slots, cards):
                 state["zones"][k][i] = card
                 state["loc"][card] = k
+        pending = state["pending"]
+        if pending is not None and pending.get("answers"):   # others' secret answers are not known yet
+            for other in [p for p in pending["answers"] if p != player]:
+                del pending["answers"][other]
+                pending["by"].append(other)
         state["rng"] = {name: rnd.getrandbits(64) for name in state["rng"]}
         state["seed"] = rnd.getrandbits(32)
         copy.rng = Streams(state["rng"], state["seed"])
@@ -217,7 +242,7 @@ class Game(Table):
         """Every option, less those already found to lead to a dead end from this very state."""
         count = len(pending["options"])
         dead = self.state["dead"]
-        if not dead or pending["kind"] in ("invite", "bid"):
+        if not dead or pending["kind"] in SIMULTANEOUS:
             return list(range(count))
         attempt = self.state["attempt"]
         if attempt is None:
@@ -242,8 +267,7 @@ class Game(Table):
         decision = self.decision
         if decision is None or (player is not None and player not in decision.players):
             return []
-        limit = self.state["pending"].get("limit", {}).get(player)   # a bid cannot exceed what one holds
-        return decision.legal if limit is None else [o for o in decision.legal if o < limit]
+        return allowed_for(self.state["pending"], player, decision.legal)
 
     def apply(self, option: int, player=None):
         """Answer the pending decision. `player` defaults to the only one who must answer."""
@@ -256,7 +280,7 @@ class Game(Table):
             player = pending["by"][0]
         if player not in pending["by"]:
             raise GameError(f"{player} has nothing to decide now")
-        if option not in self._legal(pending) or option >= pending.get("limit", {}).get(player, option + 1):
+        if option not in allowed_for(pending, player, self._legal(pending)):
             raise GameError(f"{option!r} is not a legal answer")
         self.state["history"].append([player, option])
         if player == CHANCE:   # the stream moves on whoever answered (the state's model or a person)

@@ -38,7 +38,8 @@ class Ruleset:
     manifest: dict
     cards: dict[str, dict] = field(default_factory=dict)        # def id -> card document
     instances: list[str] = field(default_factory=list)          # card number -> def id
-    start: list[tuple[str, int | None]] = field(default_factory=list)  # card number -> (zone, slot)
+    # card number -> (zone, slot, seat): seat is the player a card of a per-player set belongs to, else None
+    start: list[tuple[str, int | None, int | None]] = field(default_factory=list)
     zones: dict[str, dict] = field(default_factory=dict)
     counters: dict[str, dict] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)      # in file order
@@ -116,6 +117,11 @@ class Ruleset:
             values = cache[name] = [per_def[def_id] for def_id in self.instances]
         return values
 
+    @property
+    def in_rounds(self) -> bool:
+        """`turns: rounds`: the table plays round after round, driven by phases, with no turn menus."""
+        return self.manifest.get("turns") == "rounds"
+
     def player_zones(self) -> list[str]:
         return [z for z, d in self.zones.items() if d.get("owner") == "player"]
 
@@ -144,18 +150,22 @@ def load(root: Path) -> Ruleset:
         ordered.setdefault(kind, []).append((file, index, data))
     for name in manifest.get("parameters") or {}:
         rules.categories[name] = "parameter"
+    for kind, target in (("zone", rules.zones), ("counter", rules.counters), ("function", rules.functions),
+                         ("action", rules.actions)):
+        for _, _, data in ordered.get(kind, []):
+            target[data["id"]] = data
+    seats = range(1, rules.players[1] + 1)
     for _, _, data in ordered.get("card", []):
         rules.cards[data["id"]] = data
         for tag in data.get("tags") or []:
             rules.categories.setdefault(tag, "tag")
         rules.categories.setdefault(data.get("type"), "type")
-        for _ in range(int(data.get("copies", 1))):
-            rules.instances.append(data["id"])
-            rules.start.append((data.get("deck"), data.get("slot")))
-    for kind, target in (("zone", rules.zones), ("counter", rules.counters), ("function", rules.functions),
-                         ("action", rules.actions)):
-        for _, _, data in ordered.get(kind, []):
-            target[data["id"]] = data
+        # a card whose deck is a player's zone is a set each player has: its copies once per seat
+        per_player = rules.zones.get(data.get("deck"), {}).get("owner") == "player"
+        for seat in seats if per_player else [None]:
+            for _ in range(int(data.get("copies", 1))):
+                rules.instances.append(data["id"])
+                rules.start.append((data.get("deck"), data.get("slot"), seat))
     for _, _, data in sorted(ordered.get("phase", []), key=lambda d: d[2].get("order", 0)):
         rules.phases.setdefault(data.get("when"), []).append(data)
     rules.ends = [d for _, _, d in ordered.get("end", [])]

@@ -13,20 +13,29 @@ from .game import CHANCE, Game, GameError
 LOG_FORMAT = "knap-log/1"
 
 
-def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None) -> Game:
-    """Play one game to its end. `agents[i]` plays seat i+1; chance uses the game's own random stream."""
-    return play_out(Game.new(rules, players, seed, max_rounds=max_rounds), agents, on_step=on_step)
+def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None,
+         oracle=None, watcher=None) -> Game:
+    """Play one game to its end. `agents[i]` plays seat i+1; chance uses the game's own random stream,
+    except oracles when an `oracle` agent (the person at the table) is given."""
+    return play_out(Game.new(rules, players, seed, max_rounds=max_rounds), agents, on_step=on_step,
+                    oracle=oracle, watcher=watcher)
 
 
-def play_out(game: Game, agents: list, *, on_step=None) -> Game:
-    """Play an existing game to its end (the caller keeps the game, even when a rule fails half-way)."""
+def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=None) -> Game:
+    """Play an existing game to its end (the caller keeps the game, even when a rule fails half-way).
+    `oracle` answers the physical outcomes (`oracle` decisions), seeing the table as `watcher` does."""
     seats = {p: agents[i] for i, p in enumerate(game.state["players"])}
     while not game.over:
         decision = game.decision
         if decision is None:
             raise GameError("the game stopped without a decision")
         if decision.is_chance:
-            game.apply_chance()
+            if oracle is not None and decision.kind == "oracle":
+                game.apply(oracle.act(oracle_view(game, watcher), decision.legal), CHANCE)
+                if on_step is not None:
+                    on_step(game)
+            else:
+                game.apply_chance()
             continue
         player = decision.players[0]
         agent = seats[player]
@@ -38,6 +47,18 @@ def play_out(game: Game, agents: list, *, on_step=None) -> Game:
         if on_step is not None:
             on_step(game)
     return game
+
+
+def oracle_view(game: Game, watcher=None) -> dict:
+    """What the person answering an oracle sees: the table as `watcher` (or the first seat) sees it, and
+    the question with every outcome."""
+    from .views import option_label
+    view = game.view(watcher or game.state["players"][0])
+    pending = game.state["pending"]
+    view["decision"] = {"prompt": f"At the table: {pending.get('prompt', '')}", "kind": "oracle",
+                        "options": [{"key": k, "label": option_label(game, pending, pending["options"][k], None)}
+                                    for k in game.decision.legal]}
+    return view
 
 
 def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> int:
@@ -63,7 +84,8 @@ def game_log(game: Game, *, agents=()) -> dict:
     state = game.state
     return {"format": LOG_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
             "players": len(state["players"]), "seed": state["seed"],
-            "max_rounds": state["max_turns"] // len(state["players"]), "agents": list(agents),
+            "max_rounds": state["max_turns"] // (1 if game.rules.in_rounds else len(state["players"])),
+            "agents": list(agents),
             "decisions": state["history"], "result": state["result"], "final_hash": game.state_hash()}
 
 

@@ -33,8 +33,8 @@ def compile_verb(compiler, node):
             binds.append(value[2])
         else:
             compiled[prep] = compiler.expr(value)
-    if name == "choose":
-        impl = Choose(name, compiled, raw, frozenset(compiler.numeric))
+    if name in ("choose", "choose_secretly"):
+        impl = IMPLEMENTATIONS[name](name, compiled, raw, frozenset(compiler.numeric))
     else:
         impl = IMPLEMENTATIONS[name](name, compiled, raw)
     return ("verb", impl), binds
@@ -365,6 +365,48 @@ class Bid(Verb):
         g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in zip(order, answer)))
 
 
+class ChooseSecretly(Verb):
+    """Everyone of a group picks one of their own options at once; nobody sees another's pick until all
+    have picked (the decision shows each player only their own options and answer). The options are
+    worked out for each chooser as `me`; a player without options picks nothing (`none`)."""
+
+    def __init__(self, name, args, raw, numeric=frozenset()):
+        super().__init__(name, args, raw)
+        source = raw.get("from")
+        self.of_cards = not (source is not None and holds_numbers(source, numeric))
+
+    def run(self, g, c, frame):
+        from .game import Ctx
+        players = g.items_of(self.value(c, "players"))
+        options: list = []
+        allowed: dict[str, list[int]] = {}
+        for player in players:
+            own = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
+            keys = []
+            for item in own:
+                if item not in options:
+                    options.append(item)
+                keys.append(options.index(item))
+            if keys:
+                allowed[player] = keys
+        askers = [p for p in players if p in allowed]
+        frame["wait"] = {"players": players, "order": askers, "options": options}
+        if not askers:
+            self.bind(c, [None] * len(players))
+            return None
+        prompt = self.value(c, "with") or f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
+        return {"kind": "secret", "by": list(askers), "order": list(askers), "answers": {}, "prompt": prompt,
+                "options": options, "allowed": allowed, "cards": self.of_cards}
+
+    def resume(self, g, c, frame, answer):
+        wait = frame["wait"]
+        picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
+        self.bind(c, [picked.get(p) for p in wait["players"]])
+        shown = [f"{p} {g.card_label(v, None) if self.of_cards and isinstance(v, int) else g.label(v)}"
+                 for p, v in picked.items()]
+        g.log("Revealed together: " + ", ".join(shown))
+
+
 class Roll(Verb):
     def run(self, g, c, frame):
         dice, sides = int(self.value(c, "dice") or 0), int(self.value(c, "of", 6))
@@ -391,15 +433,34 @@ class Roll(Verb):
 
 
 class Oracle(Verb):
+    """A physical outcome the engine cannot compute: yes or no (`with` a percentage for yes), or one of
+    several outcomes (`among`, `with` a weight for each). In simulations the pack's model (these numbers)
+    decides from the game's own stream; at a real table a person answers (`knap play --oracle ask`)."""
+
     def run(self, g, c, frame):
-        chance = self.value(c, "with", 50)
-        p = min(100, max(0, int(chance if isinstance(chance, (int, float)) else 50))) / 100
-        return {"kind": "oracle", "by": ["chance"], "prompt": self.value(c, "question"), "options": [True, False],
-                "probs": [p, 1 - p], "stream": "oracle"}
+        outcomes = self.value(c, "among")
+        chances = self.value(c, "with")
+        if outcomes is None:
+            p = min(100, max(0, chances if isinstance(chances, (int, float)) and not isinstance(chances, bool)
+                             else 50)) / 100
+            options, probs = [True, False], [p, 1 - p]
+        else:
+            options = list(g.items_of(outcomes))
+            weights = list(chances) if isinstance(chances, list) else [1] * len(options)
+            if not options or len(weights) != len(options) or any(
+                    not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights) \
+                    or not sum(weights):
+                raise ContentError(f"`oracle` needs one weight (a number, 0 or more, not all 0) per outcome; got "
+                                   f"{len(weights)} for {len(options)} outcomes")
+            probs = [w / sum(weights) for w in weights]
+        return {"kind": "oracle", "by": ["chance"], "prompt": self.value(c, "question"), "options": options,
+                "probs": probs, "stream": "oracle"}
 
     def resume(self, g, c, frame, answer):
-        self.bind(c, answer == 0)
-        g.log(f"{self.value(c, 'question')} {'yes' if answer == 0 else 'no'}")
+        outcomes = self.value(c, "among")
+        value = answer == 0 if outcomes is None else g.items_of(outcomes)[answer]
+        self.bind(c, value)
+        g.log(f"{self.value(c, 'question')} {g.label(value)}")
 
 
 class Require(Verb):
@@ -563,6 +624,7 @@ IMPLEMENTATIONS = {
     "gain": Gain, "lose": Lose, "pay": Pay, "set": Set, "draw": Draw, "take": Take, "move": Move,
     "discard": Discard, "remove": Remove, "give": Give, "reveal": Reveal, "shuffle": Shuffle, "turn": Turn,
     "choose": Choose, "ask": Ask, "invite": Invite, "bid": Bid, "roll": Roll, "oracle": Oracle,
+    "choose_secretly": ChooseSecretly,
     "require": Require, "perform": Perform, "resolve": Resolve, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
     "win": Win, "flag": Flag, "unflag": Unflag, "log": Log,
 }

@@ -56,13 +56,9 @@ def _decision(g, player):
         return None
     if player not in pending["by"]:
         return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
-    legal = g._legal(pending)
-    limit = pending.get("limit", {}).get(player)
-    options = []
-    for key in legal:
-        if limit is not None and key >= limit:
-            continue
-        options.append({"key": key, "label": option_label(g, pending, pending["options"][key], player)})
+    from .game import allowed_for
+    options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)}
+               for key in allowed_for(pending, player, g._legal(pending))]
     return {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
 
 
