@@ -618,11 +618,11 @@ class Checker:
         _, at, target, name = node
         kind = self.expr(target)
         if kind == "player":
-            if self.symbols.counter_owner.get(name) == "player":
+            if name in self.symbols.counter_owner:      # its own counter, or a shared one anyone reads
                 return "number"
             return self.problem("D002", f"players have no `{name}`", at,
-                                _suggest(name, [c for c, o in self.symbols.counter_owner.items() if o == "player"])
-                                or "a player's fields are its counters")
+                                _suggest(name, list(self.symbols.counter_owner))
+                                or "a player's fields are its counters and the shared counters")
         if kind in ("card", "cards"):
             if name in CARD_FIELDS:
                 return CARD_FIELDS[name][0]

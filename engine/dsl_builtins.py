@@ -148,7 +148,8 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
                                         "as": _p("binding", "name")},
          "pay_cost tech.cost from hand(me) with [wood, 3] as paid", decision=True, binds="cards"),
     Verb("end_turn", "End the current player's turn now.", (), {}, "end_turn"),
-    Verb("end_game", "Trigger the end of the game (its end rule says what happens next).",
+    Verb("end_game", "End the game now, at once: the end rule whose trigger holds for the player (`by`, else the "
+         "acting player) says how it ended and who wins.",
          (), {"by": _p("player", "player", False)}, "end_game by me"),
     Verb("win", "Declare winners.", (_p("players", "players"),), {}, "win me"),
     Verb("flag", "Set a named flag of the game or of a player to true.",

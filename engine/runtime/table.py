@@ -72,7 +72,10 @@ class Table:
         return order[i:] + order[:i]
 
     def counter(self, owner, counter_id):
-        return self.state["counters"].get(owner, {}).get(counter_id, 0)
+        values = self.state["counters"].get(owner, {})
+        if counter_id in values:
+            return values[counter_id]
+        return self.state["counters"]["table"].get(counter_id, 0)    # a shared counter, read by anyone
 
     def counter_lines(self, counter_id):
         counter = self.rules.counters.get(counter_id, {})

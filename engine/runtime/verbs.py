@@ -587,11 +587,22 @@ class EndTurn(Verb):
 class EndGame(Verb):
     def run(self, g, c, frame):
         if g.state["ending"] is None:
-            g.state["ending"] = {"rule": "declared", "by": self.value(c, "by") or c.me, "queue": []}
+            by = self.value(c, "by") or c.me
+            g.state["ending"] = {"rule": _rule_that_holds(g, by), "by": by, "queue": []}
         g.state["stack"][:] = [frame]
         g.state["stage"] = "game_end"
         g.state["attempt"] = None
         return "yield"
+
+
+def _rule_that_holds(g, player) -> str:
+    """The end rule whose trigger holds for `player` now (its result decides the winners), else "declared"."""
+    from .game import Ctx
+    for rule in g.rules.ends:
+        key = f"end/{rule['id']}/trigger"
+        if key in g.rules.code and g.rules.code[key](Ctx(g, {}, player, None)):
+            return rule["id"]
+    return "declared"
 
 
 class Win(Verb):
