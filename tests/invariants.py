@@ -26,6 +26,16 @@ def check(game, previous_scores: dict | None = None) -> dict:
             low = game.rules.counters[counter].get("min")
             assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
     scores = {}
+    pools: dict[str, int] = {}
+    for counter, spec in game.rules.counters.items():
+        if spec.get("pool"):      # tokens that move between places (a bag, the players), never appear or vanish
+            pools[spec["pool"]] = pools.get(spec["pool"], 0) + sum(
+                values.get(counter, 0) for values in state["counters"].values())
+    for pool, total in pools.items():
+        scores[("pool", pool)] = total
+        if previous_scores is not None and ("pool", pool) in previous_scores:
+            assert total == previous_scores[("pool", pool)], f"the {pool} pool went from " \
+                f"{previous_scores[('pool', pool)]} to {total}"
     for counter, spec in game.rules.counters.items():
         if spec.get("monotonic"):
             for owner, values in state["counters"].items():

@@ -14,7 +14,7 @@ import pytest
 
 from engine.runtime import session
 from engine.runtime.errors import ContentError
-from engine.runtime.game import CHANCE, Game
+from engine.runtime.game import CHANCE, Game, GameError
 from engine.runtime.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -141,7 +141,7 @@ def test_a_secret_choice_shows_each_player_only_their_own_until_all_have_chosen(
     assert imagined.state["pending"]["answers"] == {} and sorted(imagined.state["pending"]["by"]) == \
         ["P1", "P2", "P3"]
     assert game.view("P1")["decision"]["waiting_for"] == ["P2", "P3"]
-    with pytest.raises(Exception):
+    with pytest.raises(GameError, match="not a legal answer"):
         game.apply(rock, "P2")          # P1's card is not P2's to play
     for p in ("P2", "P3"):
         game.apply(game.legal(p)[0], p)

@@ -35,7 +35,8 @@ def render(view, console: Console, log_lines: int = 12, since: int | None = None
     their own zones), then the log's tail."""
     you = view["you"]
     turn = view["turn"]
-    console.rule(f"Turn {turn['number']} — {turn['player']} to play — you are {you}")
+    console.rule(f"Round {turn['number']} — you are {you}" if turn.get("rounds")
+                 else f"Turn {turn['number']} — {turn['player']} to play — you are {you}")
     table = Table(title="Table", show_edge=False, show_header=False)
     table.add_column("zone", style="bold")
     table.add_column("cards")

@@ -40,7 +40,8 @@ def player_view(g, player) -> dict:
     view = {
         "you": player,
         "players": list(state["players"]),
-        "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"]},
+        "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"],
+                 "rounds": g.rules.in_rounds},
         "counters": {owner: dict(values) for owner, values in state["counters"].items() if values},
         "zones": zones,
         "log": g.log_for(player),

@@ -1,0 +1,122 @@
+"""Whole games of Neolithibum (content/neolithibum): seeded random games at every player count keep the
+invariants — every card (stones, pieces, action and handicap cards) in exactly one place, the meal tokens
+conserved between the bag and the players (the `meal_tokens` pool) — and replay exactly; no player learns
+another's secret card, target, side or bid before the reveal; the terminal plays with a person answering
+the oracle."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from invariants import Watch, check
+
+from engine.runtime import session
+from engine.runtime.game import CHANCE, Game
+from engine.runtime.rules import load
+
+REPO = Path(__file__).resolve().parent.parent
+PACK = REPO / "content" / "neolithibum"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load(PACK)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_keep_the_invariants_and_replay(rules, players):
+    """Seeded random games end (a complete skull, or the round limit), the meals stay in their pool and
+    every card in one place after each decision, and each log replays to the same state."""
+    for seed in range(3):
+        game = Game.new(rules, players, seed, max_rounds=150)
+        session.play_randomly(game, random.Random(seed), after=Watch(game))
+        assert game.over and game.state["result"]["reason"] in ("skull_complete", "turn_limit")
+        if game.state["result"]["reason"] == "skull_complete":
+            (winner,) = game.state["result"]["winners"]
+            assert len(game.state["zones"][f"skull:{winner}"]) == game.params["pieces_in_skull"]
+        assert session.replay(rules, session.game_log(game)).state_hash() == game.state_hash()
+
+
+def test_the_meal_pool_check_catches_meals_from_nowhere(rules):
+    """The conservation check is real: a meal added by hand, from no bag, breaks it."""
+    game = Game.new(rules, 3, 0)
+    scores = check(game)
+    game.state["counters"]["P1"]["meals"] += 1
+    with pytest.raises(AssertionError, match="meal_tokens pool"):
+        check(game, scores)
+
+
+def _others_see(game, answering):
+    """What every other player may know: their view (less whose answer is awaited) and their imagined game."""
+    seen = {}
+    for player in game.state["players"]:
+        if player == answering:
+            continue
+        view = game.view(player)
+        if view["decision"] is not None:
+            view["decision"].pop("waiting_for", None)
+        imagined = game.determinized(player, 1).state["pending"] or {}
+        seen[player] = json.dumps([view, imagined.get("answers")], sort_keys=True, default=str)
+    return seen
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_no_secret_answer_shows_before_the_reveal(rules, seed):
+    """"Course of Play" and "Law of the Hardest Club": cards and targets are chosen blind, sides and meal bids
+    in secret. While others still have to answer, one player's answer changes nothing that another player
+    sees: not their view, not their log, not the options they get, not the game an agent may imagine."""
+    game = Game.new(rules, 4, seed, max_rounds=40)
+    rnd = random.Random(seed)
+    checked = {"secret": 0, "bid": 0}
+    while not game.over:
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        player = decision.players[0]
+        legal = game.legal(player)
+        if decision.kind in checked and len(decision.players) > 1:
+            before = _others_see(game, player)
+            game.apply(legal[rnd.randrange(len(legal))], player)
+            pending = game.state["pending"]
+            if pending is not None and pending["kind"] == decision.kind and pending.get("answers"):
+                # still waiting for others (a last answer with one possible value is given at once: revealed)
+                assert _others_see(game, player) == before, f"{player}'s {decision.kind} answer leaked"
+                checked[decision.kind] += 1
+        else:
+            game.apply(legal[rnd.randrange(len(legal))], player)
+    assert checked["secret"] > 50 and checked["bid"] > 0, checked
+
+
+def test_knap_play_with_a_person_and_the_oracle_asked(tmp_path):
+    """`knap play neolithibum --players 3 --human 1 --oracle ask`: the person plays seat 1 and answers the
+    physical outcomes at the table (here always the first option: a small stone, and "it stays"); bots play
+    the rest; the game is played to its end and its log replays."""
+    answers = "1\n" * 400 + "q\n"
+    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", "neolithibum", "--players", "3",
+                             "--human", "1", "--oracle", "ask", "--seed", "3", "--log", str(tmp_path / "g.json")],
+                            input=answers, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    out = result.stdout
+    assert "Which action card do you play this round?" in out and "At which player does your card point?" in out
+    assert "At the table: How did the stone land?" in out
+    assert "1. it stays" in out and "3. other stones fall" in out
+    assert "Round 1 — you are P1" in out and "Winner(s): P1 (skull_complete)" in out
+    replayed = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(tmp_path / "g.json")],
+                              capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_knap_sim_prints_the_summary(knap, tmp_path):
+    """`knap sim neolithibum`: win rates by seat and how games ended (a complete skull)."""
+    out_json = tmp_path / "summary.json"
+    code, out, _ = knap("sim", "neolithibum", "-n", "6", "--players", "3", "--jobs", "1", "--json", out_json,
+                        "--max-rounds", "150")
+    summary = json.loads(out_json.read_text())
+    assert code == 0 and summary["errors"] == 0 and summary["played"] == 6
+    assert "Win rate by seat" in out and "skull_complete" in summary["endings"]
+    assert CHANCE not in summary["agents"]
