@@ -290,18 +290,28 @@ def test_dice_are_chance_decisions_with_probabilities_and_replay(make_pack):
 
 
 def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(make_pack):
-    rules = _tiny(make_pack, "gain 2 vp for next_player(me)\nbid players from vp as bids\n"
+    rules = _tiny(make_pack, "gain 1 vp\ngain 2 vp for next_player(me)\nbid players from vp as bids\n"
                             "gain bids[1] vp")
     game = Game.new(rules, 2, 0)
     _act(game)
     decision = game.decision
     assert decision.players == ["P1", "P2"] and decision.kind == "bid"
-    assert game.legal("P1") == [0] and game.legal("P2") == [0, 1, 2]    # nobody bids more than they hold
+    assert game.legal("P1") == [0, 1] and game.legal("P2") == [0, 1, 2]    # nobody bids more than they hold
     game.apply(2, "P2")
     assert "2" not in json.dumps(game.view("P1")["decision"]) and game.decision.players == ["P1"]
     game.apply(0, "P1")
     assert game.decision.kind == "action" and "Bids revealed: P1 0, P2 2" in game.log_for("P1")
-    assert game.state["counters"]["P1"]["vp"] == 0                   # bids[1]: P1's own bid
+    assert game.state["counters"]["P1"]["vp"] == 1                   # bids[1]: P1's own bid, 0
+
+
+def test_a_bidder_with_nothing_to_bid_bids_0_at_once(make_pack):
+    """A simultaneous decision in which a player has one possible answer gives it without asking."""
+    rules = _tiny(make_pack, "gain 2 vp for next_player(me)\nbid players from vp as bids\ngain bids[2] vp")
+    game = Game.new(rules, 2, 0)
+    _act(game)
+    assert game.decision.players == ["P2"] and game.decision.kind == "bid"
+    game.apply(1, "P2")
+    assert game.state["counters"]["P1"]["vp"] == 1 and "Bids revealed: P1 0, P2 1" in game.log_for("P2")
 
 
 def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback(make_pack):

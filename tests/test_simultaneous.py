@@ -145,18 +145,20 @@ def test_a_secret_choice_shows_each_player_only_their_own_until_all_have_chosen(
         game.apply(rock, "P2")          # P1's card is not P2's to play
     for p in ("P2", "P3"):
         game.apply(game.legal(p)[0], p)
-    assert "Revealed together: P1 Rock, P2 " in game.view("P3")["log"][-1]
+    # cards from hands the others cannot see stay "a card" to them; each player reads their own
+    assert game.view("P3")["log"][-1].startswith("Chosen together: P1 a card, P2 a card, P3 ")
+    assert game.view("P1")["log"][-1].startswith("Chosen together: P1 Rock, P2 a card, P3 a card")
+    assert "Rock" not in game.view("P3")["log"][-1].split("P3 ")[0]
     assert game.decision.prompt == "At whom?"
     assert {game.state["pending"]["options"][k] for k in game.legal("P1")} == {"P2", "P3"}
 
 
 def test_rounds_have_no_menu_and_the_oracle_weights_come_from_the_pack(pack):
     """`turns: rounds`: the round's phases run and the next round starts, with no turn menu. `oracle ...
-    among [...] with [6, 3, 1]`: three outcomes with those weights, decided from the game's stream."""
+    among [...] with [6, 3, 1]`: three outcomes with those weights, decided from the game's stream. With two
+    players each has one possible target: that secret choice answers itself."""
     game = Game.new(load(pack), 2, 1)
     for _ in range(2):
-        for p in ("P1", "P2"):
-            game.apply(game.legal(p)[0], p)
         for p in ("P1", "P2"):
             game.apply(game.legal(p)[0], p)
         decision = game.decision

@@ -466,6 +466,12 @@ class Game(Table):
                         and pending["kind"] not in ("ask", "invite", "action"):
                     self._answer(pending["by"][0], legal[0])
                     continue
+                if pending["kind"] in ("secret", "bid"):   # those with one possible answer give it at once
+                    forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, legal)) == 1]
+                    if forced:
+                        for player, option in forced:
+                            self._answer(player, option)
+                        continue
                 return
             if self.state["stack"]:
                 self._run_frame()

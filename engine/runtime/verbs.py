@@ -51,6 +51,8 @@ def holds_numbers(node, numeric) -> bool:
         return node[2] in numeric
     if node[0] == "op" and node[2] in "+-":
         return holds_numbers(node[3], numeric) and holds_numbers(node[4], numeric)
+    if node[0] == "where":                  # some of them: still numbers
+        return holds_numbers(node[2], numeric)
     return False
 
 
@@ -91,8 +93,10 @@ class Gain(Verb):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
         changed = g.set_counter(player, counter, g.counter(player, counter) + amount)
-        if changed:
+        if changed and g.rules.counters[counter].get("owner") == "player":
             g.log(f"{player} {'gains' if changed > 0 else 'loses'} {abs(changed)} {counter}")
+        elif changed:                        # a shared counter belongs to nobody in particular
+            g.log(f"{g.rules.counters[counter].get('name', counter)}: {changed:+d}")
 
 
 class Lose(Gain):
@@ -367,8 +371,10 @@ class Bid(Verb):
 
 class ChooseSecretly(Verb):
     """Everyone of a group picks one of their own options at once; nobody sees another's pick until all
-    have picked (the decision shows each player only their own options and answer). The options are
-    worked out for each chooser as `me`; a player without options picks nothing (`none`)."""
+    have picked (the decision shows each player only their own options and answer). Then the picks are
+    told together — except cards picked from places others cannot see, which stay "a card" to them until
+    the effect shows them (moves them to a public place, or `reveal`). The options are worked out for each
+    chooser as `me`; a player without options picks nothing (`none`)."""
 
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
@@ -402,9 +408,17 @@ class ChooseSecretly(Verb):
         wait = frame["wait"]
         picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
         self.bind(c, [picked.get(p) for p in wait["players"]])
-        shown = [f"{p} {g.card_label(v, None) if self.of_cards and isinstance(v, int) else g.label(v)}"
-                 for p, v in picked.items()]
-        g.log("Revealed together: " + ", ".join(shown))
+        players = g.state["players"]
+
+        def shown(value, viewers):    # a card chosen from a hidden place stays "a card" to whoever cannot see it
+            if self.of_cards and isinstance(value, int) and not isinstance(value, bool):
+                return g.card_label(value, None) if all(g.can_see(value, v) for v in viewers) else "a card"
+            return g.label(value)
+        public = "Chosen together: " + ", ".join(f"{p} {shown(v, players)}" for p, v in picked.items())
+        private = {viewer: text for viewer in players
+                   if (text := "Chosen together: " + ", ".join(f"{p} {shown(v, [viewer])}" for p, v in picked.items()))
+                   != public}
+        g.log(public, private or None)
 
 
 class Roll(Verb):
