@@ -131,7 +131,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
                                      "with": _p("chances", "any", False, "a percentage for yes, or with `among` "
                                                 "one weight per outcome"),
                                      "as": _p("binding", "name")},
-         "oracle \"How did the stone land?\" among [\"stays\", \"falls\"] with [80, 20] as landing",
+         "oracle \"How did the tower land?\" among [\"stands\", \"falls\"] with [80, 20] as landing",
          decision=True),
     Verb("require", "Stop the action as not allowed unless a condition holds.",
          (_p("condition", "bool"),), {"unless": _p("exception", "bool", False)},

@@ -20,7 +20,7 @@ def add_commands(sub):
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--log", metavar="FILE", help="write the game log here (default: knap-game-SEED.json)")
     play.add_argument("--oracle", choices=["model", "ask"], default="model",
-                      help="who decides physical outcomes (did the stone stay?): the pack's probability model, "
+                      help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
                       "or the person at the table, asked at the terminal (`ask`)")
 
     sim = sub.add_parser("sim", help="simulate many games for balance", description=(
