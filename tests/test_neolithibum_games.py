@@ -106,6 +106,7 @@ def test_knap_play_with_a_person_and_the_oracle_asked(tmp_path):
     assert "At the table: How did the stone land?" in out
     assert "1. it stays" in out and "3. other stones fall" in out
     assert "Round 1 — you are P1" in out and "Winner(s): P1 (skull_complete)" in out
+    assert "Small stone × 8" in out and "Meals in the bag" in out      # shared counters on the table
     replayed = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(tmp_path / "g.json")],
                               capture_output=True, text=True, timeout=300, cwd=REPO)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr

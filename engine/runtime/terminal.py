@@ -22,7 +22,16 @@ def _zone_text(zone) -> str:
     if "top" in zone:
         return f"top: {_card_text(zone['top'])} ({zone['count']} cards)"
     if "cards" in zone:
-        text = ", ".join(_card_text(c) for c in zone["cards"]) or "—"
+        names = [_card_text(c) for c in zone["cards"]]
+        if None not in zone["cards"]:          # a pile, not a row with places: "Small stone × 8"
+            runs: list[list] = []
+            for name in names:
+                if runs and runs[-1][0] == name:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([name, 1])
+            names = [f"{name} × {n}" if n > 1 else name for name, n in runs]
+        text = ", ".join(names) or "—"
         hidden = zone["count"] - sum(1 for c in zone["cards"] if c not in (None, "hidden"))
         if hidden > 0 and "hidden" not in zone["cards"]:
             text += f" (+{hidden} face down)"
@@ -48,10 +57,12 @@ def render(view, console: Console, log_lines: int = 12, since: int | None = None
             per_player.setdefault(owner, {})[label] = _zone_text(zone)
         elif zone["count"] or "cards" in zone and zone["cards"]:
             table.add_row(zone["name"], _zone_text(zone))
+    for name, value in view["counters"].get("table", {}).items():     # shared counters: a bag of tokens, ...
+        table.add_row(view.get("counter_names", {}).get(name, name), str(value))
     console.print(table)
     players = Table(title="Players", show_edge=False)
     players.add_column("player", style="bold")
-    counters = sorted({c for values in view["counters"].values() for c in values})
+    counters = sorted({c for owner, values in view["counters"].items() if owner != "table" for c in values})
     for name in counters:
         players.add_column(name, justify="right")
     zone_labels = sorted({label for zones in per_player.values() for label in zones})

@@ -43,6 +43,7 @@ def player_view(g, player) -> dict:
         "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"],
                  "rounds": g.rules.in_rounds},
         "counters": {owner: dict(values) for owner, values in state["counters"].items() if values},
+        "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "zones": zones,
         "log": g.log_for(player),
         "result": state["result"],
