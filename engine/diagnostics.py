@@ -120,6 +120,10 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "For example a number where a zone is expected."),
     _rule("D005", "dsl-limit", "error", "A DSL text is too long or nests too deeply.",
           "Texts are capped in length and nesting so that untrusted content cannot stall the engine."),
+    _rule("D006", "dsl-hidden-id", "warning", "A name bound in a text is also an id of the pack.",
+          "`let`, `for each` and `as` give a value a name; if that name is a card, tag, zone, counter or other "
+          "id of the pack, the id cannot be used for the rest of the text: `has(card, carrier)` would read "
+          "the bound value. Choose another name."),
     _rule("R001", "unknown-reference", "error", "A field refers to an id that does not exist.",
           "Every id used in a field (a card's deck, a cost, a zone's reshuffle pile, ...) must be defined in "
           "the pack or a pack it extends."),

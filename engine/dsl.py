@@ -394,6 +394,15 @@ class Checker:
         self.problems.append(Problem(code, message, offset, hint))
         return "any"
 
+    def bind(self, name, kind, at):
+        """A name the text gives a value (`let`, `for each`, `as`). Reusing an id of the pack hides that id
+        for the rest of the text, where it would read the bound value (or none yet) instead."""
+        category = self.symbols.ids.get(name)
+        if category is not None and name not in self.scope:
+            self.problem("D006", f"`{name}` is a {category} of this pack; naming a value `{name}` hides it for the "
+                         "rest of the text", at, f"choose another name, such as `{name}_{kind if kind != 'any' else 'value'}`")
+        self.scope[name] = kind
+
     # statements
     def block(self, node):
         for stmt in node[2]:
@@ -406,7 +415,7 @@ class Checker:
         elif op == "verb":
             self.verb(node)
         elif op == "let":
-            self.scope[node[2]] = self.expr(node[3])
+            self.bind(node[2], self.expr(node[3]), node[1])
         elif op == "if":
             for cond, body in node[2]:
                 self.expr(cond)
@@ -418,7 +427,7 @@ class Checker:
             self.block(node[3])
         elif op == "for":
             kind = self.expr(node[3])
-            self.scope[node[2]] = {"players": "player", "cards": "card"}.get(kind, "any")
+            self.bind(node[2], {"players": "player", "cards": "card"}.get(kind, "any"), node[1])
             self.block(node[4])
 
     def verb(self, node):
@@ -446,7 +455,7 @@ class Checker:
                 elif name in ("flag", "unflag"):
                     pass
                 else:
-                    bindings.append(arg[2])
+                    bindings.append((arg[2], arg[1]))
             else:
                 self.expect(arg, param.type, f"the {param.name} of `{name}`")
         seen = set()
@@ -464,15 +473,15 @@ class Checker:
                 if value[0] != "name":
                     self.problem("D004", f"`{prep}` needs a plain name to bind", value[1])
                 else:
-                    bindings.append(value[2])
+                    bindings.append((value[2], value[1]))
             else:
                 self.expect(value, param.type, f"the `{prep}` part of `{name}`")
         for prep, param in verb.clauses.items():
             if param.required and prep not in seen:
                 self.problem("D003", f"`{name}` needs a `{prep}` part ({param.name})", at,
                              f"for example: {verb.example}")
-        for binding in bindings:
-            self.scope[binding] = verb.binds
+        for binding, offset in bindings:
+            self.bind(binding, verb.binds, offset)
 
     @staticmethod
     def _count(params):

@@ -272,6 +272,9 @@ class _Packs:
         self.bases_of[root] = [(base_id, find_pack(base_id, root)) for base_id in ids]
         return self.bases_of[root]
 
+    def root_of(self, pack: PackFiles, base_id: str) -> Path:
+        return dict(self.bases(pack))[base_id]
+
     def cycle(self, root: Path, base: Path) -> list[str] | None:
         """The ids around a cycle of `extends` from `root` through `base`, if there is one."""
         paths = {base: [base]}
@@ -321,9 +324,15 @@ class _Packs:
         else:
             from .checks import PackChecker
             results = self.file_results(pack)
-            checker = PackChecker(pack, results, self.base_infos(pack))
+            bases = self.base_infos(pack)
+            checker = PackChecker(pack, results, bases)
             cross, pack_stats = checker.run()
-            diags = [d for r in results for d in r.diagnostics] + [self.positions.resolve(d) for d in cross]
+            # what a base reports about its own files is its finding, not this pack's: said once, by the base
+            known = {(d.code, d.file, d.line, d.col, d.message) for base in bases if base.effective is not None
+                     for d in self.lint(self.pack(self.root_of(pack, base.pack_id))).diagnostics}
+            cross = [d for d in map(self.positions.resolve, cross)
+                     if (d.code, d.file, d.line, d.col, d.message) not in known]
+            diags = [d for r in results for d in r.diagnostics] + cross
             outcome = _Outcome(diags, pack_stats, key, _errors(diags), checker.effective)
             self.effectives[pack.root] = checker.effective
             if self.cache.directory:

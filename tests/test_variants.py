@@ -418,3 +418,14 @@ def test_any_variant_lints_to_located_diagnostics_and_a_clean_one_plays(tmp_path
         session.play_randomly(game, random.Random(0))
     except ContentError as exc:
         assert ":" in rules.describe(exc)
+
+
+def test_a_finding_of_the_base_is_reported_once_by_the_base(packs, lint_json, tmp_path):
+    """A warning in the base's own text (a bound name hiding a card id, D006) is the base's finding: linting
+    the variant alone is clean, linting both reports it once."""
+    rules = tmp_path / "base" / "rules.yaml"
+    root = packs({})
+    rules.write_text(rules.read_text().replace("effect: |\n  gain 1 vp\n", "effect: |\n  let stone = 1\n  gain stone vp\n"))
+    assert lint_json(root) == (0, [])
+    code, diags = lint_json(tmp_path / "base", root)
+    assert code == 1 and [d[:4] for d in diags] == [("rules.yaml", 30, 7, "D006")]
