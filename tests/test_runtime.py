@@ -89,12 +89,19 @@ def test_a_save_refuses_to_continue_with_a_changed_pack(tmp_path):
 
 
 def test_clone_is_independent():
+    """A clone shares the log's and history's entries (they never change) but not the lists: playing on
+    either leaves the other as it was, to the byte."""
     rules = ruleset()
     game = Game.new(rules, 2, 1)
+    session.play_randomly(game, random.Random(1), limit=30)
+    before = game.save()
     twin = game.clone()
-    twin.apply(twin.legal("P1")[0], "P1")
-    assert game.state != twin.state
-    assert game.decision.prompt == "Choose an action, or end your turn"
+    assert twin.save() == before
+    session.play_randomly(twin, random.Random(2), limit=30)
+    assert game.save() == before and len(twin.state["log"]) > len(game.state["log"])
+    assert len(twin.state["history"]) == len(game.state["history"]) + 30
+    session.play_randomly(game, random.Random(3), limit=5)
+    assert twin.state["history"][:len(game.state["history"]) - 5] == game.state["history"][:-5]
 
 
 def _views_after(rules, players, seed, steps):

@@ -33,6 +33,7 @@ class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue."""
 
 
+APPEND_ONLY = ("log", "history")     # state lists whose entries, once appended, never change
 SIMULTANEOUS = ("invite", "bid", "secret")    # answered by several players at once: never pruned
 
 
@@ -134,8 +135,14 @@ class Game(Table):
         return game
 
     def clone(self) -> "Game":
-        """An independent copy, for search and for agents' imagined games."""
-        return Game(self.rules, plain_copy(self.state))
+        """An independent copy, for search and for agents' imagined games. The log and the history only
+        grow and their entries are never changed, so the copy shares the entries (long games carry
+        thousands of them) and copies the rest."""
+        state = self.state
+        copied = plain_copy({k: v for k, v in state.items() if k not in APPEND_ONLY})
+        for key in APPEND_ONLY:
+            copied[key] = list(state[key])
+        return Game(self.rules, copied)
 
     def save(self) -> str:
         return json.dumps(self.state, separators=(",", ":"), sort_keys=True)
