@@ -98,7 +98,8 @@ def test_knap_play_with_a_person_and_the_oracle_asked(tmp_path):
     the rest; the game is played to its end and its log replays."""
     answers = "1\n" * 400 + "q\n"
     result = subprocess.run([sys.executable, "-m", "engine.cli", "play", "neolithibum", "--players", "3",
-                             "--human", "1", "--oracle", "ask", "--seed", "3", "--log", str(tmp_path / "g.json")],
+                             "--human", "1", "--oracle", "ask", "--seed", "1", "--bots", "random",
+                             "--log", str(tmp_path / "g.json")],
                             input=answers, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     out = result.stdout
@@ -121,3 +122,19 @@ def test_knap_sim_prints_the_summary(knap, tmp_path):
     assert code == 0 and summary["errors"] == 0 and summary["played"] == 6
     assert "Win rate by seat" in out and "skull_complete" in summary["endings"]
     assert CHANCE not in summary["agents"]
+
+
+def test_greedy_measures_a_position_by_the_packs_progress(rules):
+    """The skull end declares `progress: count(skull(me))`: with no score counter, a bot that looks ahead
+    compares positions by it (pieces on one's skull against the best other's)."""
+    game = Game.new(rules, 3, 0)
+    bag = game.state["zones"]["piece_bag"]
+    kinds = {}
+    for card in list(bag):
+        kinds.setdefault(rules.instances[card], card)
+    first, second, third = list(kinds.values())[:3]
+    game.move(first, "skull:P1")
+    game.move(second, "skull:P1")
+    game.move(third, "skull:P2")
+    assert game.progress() == {"P1": 2, "P2": 1, "P3": 0}
+    assert game.projected_margin("P1") == 1 and game.projected_margin("P3") == -2

@@ -49,11 +49,22 @@ class GreedyAgent:
         return best[self.rng.randrange(len(best))]
 
     def _rollout(self, game, me):
+        """Play on at random while the decisions are this player's own, chance's, or ones it takes part in
+        with others at once (their answers imagined at random too); stop at a decision of others alone."""
         for _ in range(self.rollout_steps):
             decision = game.decision
-            if decision is None or decision.players != [me]:
+            if decision is None:
                 return
-            game.apply(decision.legal[self.rng.randrange(len(decision.legal))], me)
+            if decision.is_chance:
+                game.apply_chance()
+                continue
+            if me not in decision.players:
+                return
+            for player in decision.players:
+                options = game.legal(player)
+                game.apply(options[self.rng.randrange(len(options))], player)
+                if game.decision is None or game.decision.kind != decision.kind:
+                    break
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

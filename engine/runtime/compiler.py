@@ -123,7 +123,7 @@ def compile_rules(rules) -> None:
                        ("card", rules.cards.values())):
         for doc in docs:
             for fld, mode in (("effect", dsl.EFFECT), ("available", dsl.CONDITION), ("trigger", dsl.CONDITION),
-                              ("body", dsl.EXPRESSION)):
+                              ("body", dsl.EXPRESSION), ("progress", dsl.EXPRESSION)):
                 text = doc.get(fld)
                 if isinstance(text, str):
                     key = f"{kind}/{doc['id']}/{fld}"

@@ -225,13 +225,23 @@ class Game(Table):
             finished = self
         counter = self.rules.score_counter
         scores = (finished.state["result"] or {}).get("scores") or (
-            {p: self.counter(p, counter) for p in self.state["players"]} if counter else {})
+            {p: self.counter(p, counter) for p in self.state["players"]} if counter else self.progress())
         others = [v for p, v in scores.items() if p != player]
         margin = scores.get(player, 0) - (max(others) if others else 0)
         if self.over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
             winners = self.state["result"]["winners"]
             margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
         return margin
+
+    def progress(self) -> dict:
+        """Each player's progress towards the end rules that declare one (`progress:`), for games with no
+        score: how a bot that looks ahead compares positions. Empty when no end rule declares it."""
+        keys = [f"end/{rule['id']}/progress" for rule in self.rules.ends
+                if f"end/{rule['id']}/progress" in self.rules.code]
+        if not keys:
+            return {}
+        return {p: sum(int(self.rules.code[k](Ctx(self, {}, p, None)) or 0) for k in keys)
+                for p in self.state["players"]}
 
     # ------------------------------------------------------------------ the decision protocol
     @property
