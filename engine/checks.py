@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import compose, dsl, schema_check, suppressions, techgraph
 from .diagnostics import Diagnostic
@@ -98,6 +99,7 @@ class Base:
     """A pack named in `extends`, as the lint layer found it."""
     position: int                    # in the manifest's `extends` list
     pack_id: str
+    root: Path | None = None         # its folder, when found
     effective: compose.Effective | None = None   # None: not found, or in a cycle
     errors: int = 0                  # its own errors
     cycle: list[str] | None = None   # pack ids around a cycle of `extends` through this pack
@@ -129,6 +131,10 @@ class PackChecker:
                     "which extends this pack: see what it removes, replaces or patches"
         self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
                                      offset=offset, at_key=at_key))
+
+    def inherited(self, file, index, path) -> bool:
+        """Whether the field `path` of a document was written by a pack this one extends."""
+        return self.effective.locate(file, index, tuple(path))[0] not in self.own_files
 
     def run(self) -> tuple[list[Diagnostic], PackStats]:
         self.collect()
@@ -342,8 +348,8 @@ class PackChecker:
                 at = (*self.manifest_at, path + ("composition", card_id) if card_id in composition else path)
                 hint = f"set `copies: {want}` on `{card_id}`" if card_id in composition else \
                     f"add `{card_id}: {have}` to the composition, or move the card"
-                if self.effective.locate(*at)[0] not in self.own_files and written.get(card_id, ("",))[0] \
-                        in self.own_files:    # an inherited deck, this pack's card: say it at the card
+                if self.inherited(*at) and written.get(card_id, ("",))[0] in self.own_files:
+                    # an inherited deck, this pack's card: say it at the card
                     at = (*written[card_id], ("deck",))
                     total = size + have - want if isinstance(size, int) else "N"
                     hint = (f"in this pack's pack.yaml, `decks: {{{deck}: {{size: {total}, composition: "
@@ -363,7 +369,7 @@ class PackChecker:
                         and isinstance(c.get("copies", 1), int))
             if isinstance(data.get("count"), int) and total != data["count"]:
                 hint = "fix the count or the cards' `copies`"
-                inherited = self.effective.locate(file, index, ("count",))[0] not in self.own_files
+                inherited = self.inherited(file, index, ("count",))
                 if inherited:
                     hint = (f"a count `{self.effective.pack_id}` inherits: a patch in it changes it (`kind: patch`, "
                             f"`target: {data['id']}`, `changes: {{count: {total}}}`)")

@@ -220,7 +220,7 @@ def _diff(args) -> int:
         print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
         return EXIT_USAGE
     root = target.resolve()
-    result = lint.lint([root], None)
+    result = lint.lint([root], None, with_bases=True)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
         print(report.text(errors, result.positions.source_lines), file=sys.stderr)
@@ -230,9 +230,7 @@ def _diff(args) -> int:
     if not variant.bases:
         print(f"knap: `{variant.pack_id}` extends no pack: there is nothing to compare it with", file=sys.stderr)
         return EXIT_USAGE
-    base_roots = [find_pack(base_id, root) for base_id in variant.bases]
-    bases = lint.lint(base_roots, None).effective
-    found = [(n, base_id, bases[base_root]) for n, (base_id, base_root) in enumerate(zip(variant.bases, base_roots))]
+    found = [(n, base_id, result.effective[find_pack(base_id, root)]) for n, base_id in enumerate(variant.bases)]
     base = found[0][2] if len(found) == 1 else compose.compose("", {}, None, [], found, lambda *a, **k: None)
     changes = diff.diff(base, variant, {display(p) for p in pack_files(root)}, variant.removals)
     if args.format == "json":

@@ -12,10 +12,10 @@ problem found in it is reported where the text that caused it was written.
 from __future__ import annotations
 
 import copy
-import difflib
 from dataclasses import dataclass, field
 
 from . import schema_check
+from .dsl import suggest
 
 VALUE_KEYS = ("default", "by_player_count")                # what a parameter override replaces whole
 _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
@@ -93,11 +93,6 @@ def override_parameter(base, spec):
     return {**kept, **copy.deepcopy(spec)}
 
 
-def _close(name, pool) -> str:
-    close = difflib.get_close_matches(name, list(pool), n=1, cutoff=0.7)
-    return f"did you mean `{close[0]}`?" if close else ""
-
-
 def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effective:
     """The effective pack of a pack whose own documents are `own` ((file, index, data), schema-valid,
     manifest excluded) and which extends `bases` ((position in `extends`, base id, Effective)).
@@ -147,7 +142,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
         clean = {k: v for k, v in data.items() if k != "replace"}
         if doc_id not in position_of:
             if data.get("replace") is True:
-                hint = _close(doc_id, position_of) or "leave out `replace: true` to add it as a new document"
+                hint = suggest(doc_id, position_of) or "leave out `replace: true` to add it as a new document"
                 add("P007", f"`{doc_id}` replaces nothing: no pack this one extends defines it", file, index,
                     ("replace",), hint, at_key=True)
             documents.append((file, index, clean))
@@ -168,7 +163,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     for file, index, data in patches:
         target = data["target"]
         if target not in position_of:
-            hint = _close(target, position_of) or ("a patch changes a document of a pack this one extends"
+            hint = suggest(target, position_of) or ("a patch changes a document of a pack this one extends"
                                                    if bases else "add `extends:` to pack.yaml: only inherited "
                                                    "documents can be patched")
             add("P007", f"the patch targets `{target}`, which no pack this one extends defines", file, index,
@@ -201,7 +196,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
         if doc_id not in position_of:
             own_ids = {d.get("id") for _, _, d in own}
             hint = "delete its document instead: it is this pack's own" if doc_id in own_ids else \
-                _close(doc_id, position_of)
+                suggest(doc_id, position_of)
             add("P007", f"`{doc_id}` cannot be removed: no pack this one extends defines it", *manifest_at,
                 ("remove", doc_id), hint, at_key=True)
         elif doc_id in replaced or doc_id in patched:

@@ -377,7 +377,8 @@ def _fits(actual: str, expected: str) -> bool:
     return (actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE)
 
 
-def _suggest(word: str, candidates) -> str:
+def suggest(word: str, candidates) -> str:
+    """"did you mean `x`?" for the closest candidate, or nothing."""
     close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.75)
     return f"did you mean `{close[0]}`?" if close else ""
 
@@ -434,7 +435,7 @@ class Checker:
         _, at, name, args, clauses = node
         verb = VERBS.get(name)
         if verb is None:
-            hint = _suggest(name, VERBS) or "see docs/dsl.md for the verbs"
+            hint = suggest(name, VERBS) or "see docs/dsl.md for the verbs"
             self.problem("D002", f"unknown verb `{name}`", at, hint)
             for arg in args:
                 self.expr(arg)
@@ -577,7 +578,7 @@ class Checker:
         candidates = set(self.scope) | self.symbols.all_names()
         if self.in_where:
             candidates |= set(CARD_FIELDS) | self.symbols.card_stats
-        hint = _suggest(word, candidates) or "names are ids of the pack, built-ins (docs/dsl.md) or names bound " \
+        hint = suggest(word, candidates) or "names are ids of the pack, built-ins (docs/dsl.md) or names bound " \
                                               "earlier with `let`, `choose` or `for each`"
         return self.problem("D002", f"unknown name `{word}`", node[1], hint)
 
@@ -596,7 +597,7 @@ class Checker:
                     if arg[2] not in self.symbols.ids and arg[2] not in self.symbols.card_stats \
                             and arg[2] not in self.scope and name != "flagged":
                         self.problem("D002", f"unknown name `{arg[2]}`", arg[1],
-                                     _suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats))
+                                     suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats))
                     continue
                 self.expect(arg, param.type, f"argument {i + 1} of `{name}`")
             return func.returns
@@ -616,7 +617,7 @@ class Checker:
                 return self.problem("D003", f"`{name}(...)` takes one player", at, f"for example: {name}(me)")
             self.expect(args[0], "player", f"the player of `{name}`")
             return "zone"
-        hint = _suggest(name, set(FUNCTIONS) | set(self.symbols.functions) |
+        hint = suggest(name, set(FUNCTIONS) | set(self.symbols.functions) |
                         {z for z, owner in self.symbols.zone_owner.items() if owner == "player"})
         self.problem("D002", f"unknown function `{name}`", at, hint or "see docs/dsl.md for the functions")
         for arg in args:
@@ -630,7 +631,7 @@ class Checker:
             if name in self.symbols.counter_owner:      # its own counter, or a shared one anyone reads
                 return "number"
             return self.problem("D002", f"players have no `{name}`", at,
-                                _suggest(name, list(self.symbols.counter_owner))
+                                suggest(name, list(self.symbols.counter_owner))
                                 or "a player's fields are its counters and the shared counters")
         if kind in ("card", "cards"):
             if name in CARD_FIELDS:
@@ -638,15 +639,15 @@ class Checker:
             if name in self.symbols.card_stats:
                 return "number"
             return self.problem("D002", f"cards have no field `{name}`", at,
-                                _suggest(name, set(CARD_FIELDS) | self.symbols.card_stats) or
+                                suggest(name, set(CARD_FIELDS) | self.symbols.card_stats) or
                                 "card fields are its built-in fields, stats and refs")
         if kind == "zone":
             if name in ZONE_FIELDS:
                 return ZONE_FIELDS[name][0]
-            return self.problem("D002", f"zones have no field `{name}`", at, _suggest(name, ZONE_FIELDS))
+            return self.problem("D002", f"zones have no field `{name}`", at, suggest(name, ZONE_FIELDS))
         known = set(CARD_FIELDS) | set(ZONE_FIELDS) | self.symbols.card_stats | set(self.symbols.counter_owner)
         if kind == "any" and name not in known:
-            return self.problem("D002", f"unknown field `{name}`", at, _suggest(name, known))
+            return self.problem("D002", f"unknown field `{name}`", at, suggest(name, known))
         return "any"
 
 

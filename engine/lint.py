@@ -127,9 +127,10 @@ class Cache:
 
 # ------------------------------------------------------------------------------ entry point
 def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = None,
-         exclude: list[str] = (), base: Path | None = None) -> LintResult:
+         exclude: list[str] = (), base: Path | None = None, with_bases: bool = False) -> LintResult:
     """Lint `paths`; `jobs` caps the worker processes for large packs (default: one per core);
-    `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip."""
+    `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip.
+    `with_bases`: `effective` also holds the packs the linted ones extend (checked on the way)."""
     packs, loose, only = discover(paths)
     if exclude:
         targets = [p.resolve() for p in paths]
@@ -160,6 +161,9 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
         diagnostics.extend(pack_diags)
         stats.append(pack_stats)
         count += len(pack.files)
+    if with_bases:
+        for root, pack_effective in linter.effectives.items():
+            effective.setdefault(root, pack_effective)
     if only is not None:
         wanted = {display(p) for p in only}
         diagnostics = [d for d in diagnostics if d.file in wanted]
@@ -272,9 +276,6 @@ class _Packs:
         self.bases_of[root] = [(base_id, find_pack(base_id, root)) for base_id in ids]
         return self.bases_of[root]
 
-    def root_of(self, pack: PackFiles, base_id: str) -> Path:
-        return dict(self.bases(pack))[base_id]
-
     def cycle(self, root: Path, base: Path) -> list[str] | None:
         """The ids around a cycle of `extends` from `root` through `base`, if there is one."""
         paths = {base: [base]}
@@ -293,7 +294,7 @@ class _Packs:
         from .checks import Base
         infos = []
         for position, (base_id, base_root) in enumerate(self.bases(pack)):
-            info = Base(position, base_id)
+            info = Base(position, base_id, base_root)
             if base_root is not None:
                 info.cycle = self.cycle(pack.root, base_root)
                 if info.cycle is None:
@@ -329,7 +330,7 @@ class _Packs:
             cross, pack_stats = checker.run()
             # what a base reports about its own files is its finding, not this pack's: said once, by the base
             known = {(d.code, d.file, d.line, d.col, d.message) for base in bases if base.effective is not None
-                     for d in self.lint(self.pack(self.root_of(pack, base.pack_id))).diagnostics}
+                     for d in self.lint(self.pack(base.root)).diagnostics}
             cross = [d for d in map(self.positions.resolve, cross)
                      if (d.code, d.file, d.line, d.col, d.message) not in known]
             diags = [d for r in results for d in r.diagnostics] + cross

@@ -11,7 +11,7 @@ from engine.cli import main
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _write_tree(root: Path, files: dict[str, str]) -> Path:
+def write_tree(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,7 +51,7 @@ def make_pack(tmp_path):
     """Write a pack folder `demo/` (manifest, a deck, a hand, vp) plus the given files; returns its path."""
     def make(files: dict[str, str] | None = None, manifest: str = MINIMAL_PACK) -> Path:
         root = tmp_path / "demo"
-        return _write_tree(root, {"pack.yaml": manifest, "rules.yaml": MINIMAL_RULES, **(files or {})})
+        return write_tree(root, {"pack.yaml": manifest, "rules.yaml": MINIMAL_RULES, **(files or {})})
     return make
 
 

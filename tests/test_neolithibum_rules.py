@@ -117,6 +117,16 @@ def play(g, **moves):
     choose_aims(g, **{p: target for p, (_, target) in moves.items()})
 
 
+def duel(g, carrier_bid, doubter_bid):
+    """P1 carries a small stone that stays, P2 (Clubman) objects, P1 holds firm, both bid in secret."""
+    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
+    land(g, "it stays")
+    objections(g, P2=True)
+    answer(g, "yes")
+    answer(g, str(carrier_bid), "P1")
+    answer(g, str(doubter_bid), "P2")
+
+
 def land(g, outcome):
     """The oracle: the table says how the stone landed."""
     assert g.decision.kind == "oracle" and g.decision.players == ["chance"], prompt(g)
@@ -711,12 +721,7 @@ def test_the_doubter_winning_receives_a_piece_from_the_bag_chosen_by_the_loser()
     """Rulebook "Law of the Hardest Club": the winner of the duel receives a piece chosen by the opponent;
     with the bone pit empty it comes from the bag."""
     g = game(2, bag=["brow_ridge", "upper_jaw"])
-    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
-    land(g, "it stays")
-    objections(g, P2=True)
-    answer(g, "yes")
-    answer(g, "0", "P1")
-    answer(g, "1", "P2")
+    duel(g, carrier_bid=0, doubter_bid=1)
     assert ids(g, "skull:P2") == ["brow_ridge"] and meals(g, "P2") == 4 and meals(g, "P1") == 4
     assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]
     land(g, "it stays")
@@ -730,12 +735,7 @@ def test_the_carrier_winning_the_duel_keeps_the_stone_and_receives_a_piece_chose
     stone's pieces."""
     g = game(2, pit=["lower_jaw"], bag=["brow_ridge", "upper_jaw"])
     bag_before = meal_bag(g)
-    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
-    land(g, "it stays")
-    objections(g, P2=True)
-    answer(g, "yes")
-    answer(g, "3", "P1")
-    answer(g, "2", "P2")
+    duel(g, carrier_bid=3, doubter_bid=2)
     assert meals(g, "P1") == 1 and meals(g, "P2") == 3 and meal_bag(g) == bag_before + 1 + 5
     assert g.decision.players == ["P2"] and prompt(g).startswith(GIVE_FROM_PIT)
     answer(g, "no")                                             # unseen, from the bag
@@ -750,12 +750,7 @@ def test_a_tied_duel_changes_nothing_and_the_stone_stays():
     """Rulebook "Law of the Hardest Club": "In case of a tie nothing happens and the stone stays in place":
     no piece for either duelist; the food bid is spent all the same."""
     g = game(2, bag=["upper_jaw", "lower_jaw"])
-    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
-    land(g, "it stays")
-    objections(g, P2=True)
-    answer(g, "yes")
-    answer(g, "2", "P1")
-    answer(g, "2", "P2")
+    duel(g, carrier_bid=2, doubter_bid=2)
     assert meals(g, "P1") == 2 and meals(g, "P2") == 3
     assert ids(g, "skull:P2") == [] and ids(g, "temple") == ["small_stone"]
     assert ids(g, "skull:P1") == ["upper_jaw"]                  # the stone stayed: its piece, not a duel's
@@ -839,12 +834,7 @@ def test_a_duel_piece_completing_the_skull_wins():
     skull: he wins at once, before the stone is placed again."""
     have = [p for p in PIECES if p != "brow_ridge"]
     g = game(2, skulls={"P2": have}, bag=["brow_ridge"])
-    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
-    land(g, "it stays")
-    objections(g, P2=True)
-    answer(g, "yes")
-    answer(g, "0", "P1")
-    answer(g, "1", "P2")
+    duel(g, carrier_bid=0, doubter_bid=1)
     assert g.over and g.state["result"]["winners"] == ["P2"]
     assert g.state["result"]["reason"] == "skull_complete"
 

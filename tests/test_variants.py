@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import MINIMAL_RULES
+from conftest import write_tree as write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,22 +35,7 @@ parameters:
 decks:
   deck: {size: 3, composition: {stone: 2, bone: 1}}
 """,
-    "rules.yaml": """kind: counter
-id: vp
-name: Victory points
-owner: player
----
-kind: zone
-id: deck
-name: Deck
-type: deck
----
-kind: zone
-id: hand
-name: Hand
-type: hand
-owner: player
----
+    "rules.yaml": MINIMAL_RULES + """---
 kind: end
 id: goal_reached
 name: Goal reached
@@ -87,14 +74,6 @@ name: Variant
 version: 1.0.0
 extends: [base]
 """
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.fixture

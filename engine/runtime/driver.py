@@ -152,17 +152,20 @@ def start_action(g, action_id, pending, answer):
     g.push(f"action/{action_id}/effect", me)
 
 
+def triggered(g, rule, player) -> bool:
+    """Whether an end rule's trigger holds for `player` now."""
+    trigger = g.rules.code.get(f"end/{rule['id']}/trigger")
+    return trigger is not None and bool(trigger(Ctx(g, {}, player, None)))
+
+
 def _check_end(g):
     state = g.state
     if state["ending"] is not None or state["stage"] in ("game_end", "result", "over"):
         return
     current = state["turn"]["player"]
     for rule in g.rules.ends:
-        key = f"end/{rule['id']}/trigger"
-        if key not in g.rules.code:
-            continue
         for player in g.players_from(current):
-            if not g.rules.code[key](Ctx(g, {}, player, None)):
+            if not triggered(g, rule, player):
                 continue
             then = rule.get("then", "immediate")
             queue = []

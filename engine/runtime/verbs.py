@@ -56,6 +56,13 @@ def holds_numbers(node, numeric) -> bool:
     return False
 
 
+def options_are_cards(raw, numeric) -> bool:
+    """Whole numbers among a verb's options (`from`) are card numbers, unless the options are numbers by
+    their making."""
+    source = raw.get("from")
+    return not (source is not None and holds_numbers(source, numeric))
+
+
 class Verb:
     def __init__(self, name, args, raw):
         self.name = name
@@ -122,26 +129,30 @@ class Set(Verb):
             g.state["flags"].setdefault(player, {})[counter] = value
 
 
+def _log_as_seen(g, text_for):
+    """Log a line worded for what readers can see: `text_for(viewers)` names what all of `viewers` see;
+    the public line is for everyone, and a player who sees more gets their own wording."""
+    players = g.state["players"]
+    public = text_for(players)
+    private = {p: text for p in players if (text := text_for([p])) != public}
+    g.log(public, private or None)
+
+
 def _move_logged(g, cards, target, actor, verb, slot=None):
     """Move cards and log it in words each player may read (names only for those who see them)."""
     if not cards:
         return
-    players = g.state["players"]
-    before = {p: [g.can_see(x, p) for x in cards] for p in players}
-    sources = [g.state["loc"][x] for x in cards]
+    before = {p: [g.can_see(x, p) for x in cards] for p in g.state["players"]}
+    source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
     for n, x in enumerate(cards):
         g.move(x, target, slot + n if piled else slot)    # into a pile, the cards keep their order
-    texts = {}
-    for p in players:
-        names = [g.card_label(x, None) if seen or g.can_see(x, p) else "a card"
-                 for x, seen in zip(cards, before[p])]
-        texts[p] = f"{actor} {verb} {', '.join(names)} from {g.zone_name(sources[0])} to {g.zone_name(target)}"
-    public_names = [g.card_label(x, None) if all(before[p][i] or g.can_see(x, p) for p in players) else "a card"
-                    for i, x in enumerate(cards)]
-    public = f"{actor} {verb} {', '.join(public_names)} from {g.zone_name(sources[0])} to {g.zone_name(target)}"
-    private = {p: t for p, t in texts.items() if t != public}
-    g.log(public, private or None)
+
+    def text_for(viewers):
+        names = [g.card_label(x, None) if all(before[p][i] or g.can_see(x, p) for p in viewers) else "a card"
+                 for i, x in enumerate(cards)]
+        return f"{actor} {verb} {', '.join(names)} from {g.zone_name(source)} to {g.zone_name(target)}"
+    _log_as_seen(g, text_for)
 
 
 class Draw(Verb):
@@ -247,9 +258,7 @@ class Turn(Verb):
 class Choose(Verb):
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
-        source = raw.get("from")
-        # whole numbers among the options are cards, unless the options are numbers by their making
-        self.of_cards = not (source is not None and holds_numbers(source, numeric))
+        self.of_cards = options_are_cards(raw, numeric)
 
     def run(self, g, c, frame):
         if self.value(c, "unless"):
@@ -378,8 +387,7 @@ class ChooseSecretly(Verb):
 
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
-        source = raw.get("from")
-        self.of_cards = not (source is not None and holds_numbers(source, numeric))
+        self.of_cards = options_are_cards(raw, numeric)
 
     def run(self, g, c, frame):
         from .game import Ctx
@@ -408,17 +416,13 @@ class ChooseSecretly(Verb):
         wait = frame["wait"]
         picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
         self.bind(c, [picked.get(p) for p in wait["players"]])
-        players = g.state["players"]
 
         def shown(value, viewers):    # a card chosen from a hidden place stays "a card" to whoever cannot see it
             if self.of_cards and isinstance(value, int) and not isinstance(value, bool):
                 return g.card_label(value, None) if all(g.can_see(value, v) for v in viewers) else "a card"
             return g.label(value)
-        public = "Chosen together: " + ", ".join(f"{p} {shown(v, players)}" for p, v in picked.items())
-        private = {viewer: text for viewer in players
-                   if (text := "Chosen together: " + ", ".join(f"{p} {shown(v, [viewer])}" for p, v in picked.items()))
-                   != public}
-        g.log(public, private or None)
+        _log_as_seen(g, lambda viewers: "Chosen together: " + ", ".join(f"{p} {shown(v, viewers)}"
+                                                                         for p, v in picked.items()))
 
 
 class Roll(Verb):
@@ -611,12 +615,8 @@ class EndGame(Verb):
 
 def _rule_that_holds(g, player) -> str:
     """The end rule whose trigger holds for `player` now (its result decides the winners), else "declared"."""
-    from .game import Ctx
-    for rule in g.rules.ends:
-        key = f"end/{rule['id']}/trigger"
-        if key in g.rules.code and g.rules.code[key](Ctx(g, {}, player, None)):
-            return rule["id"]
-    return "declared"
+    from .driver import triggered
+    return next((rule["id"] for rule in g.rules.ends if triggered(g, rule, player)), "declared")
 
 
 class Win(Verb):
