@@ -2,12 +2,11 @@
 components, the prerequisite graph). `lint.py` decides what to run and caches the results."""
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compose, dsl, schema_check, suppressions, techgraph
+from . import compose, dsl, schema_check, suggestions, suppressions, techgraph
 from .diagnostics import Diagnostic
 from .packs import PackFiles, display
 from .stats import PROVENANCE, PackStats
@@ -89,9 +88,22 @@ def check_file(loaded: LoadedFile) -> FileResult:
     return FileResult(loaded.path, diags, docs, texts, invalid)
 
 
+def _verbs_in(ir) -> set[str]:
+    """The names of the verbs an effect's instructions use, at any depth."""
+    found, pending = set(), [ir]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (list, tuple)):
+            if len(node) > 2 and node[0] == "verb" and isinstance(node[2], str):
+                found.add(node[2])
+            pending.extend(x for x in node if isinstance(x, (list, tuple)))
+    return found
+
+
 # ------------------------------------------------------------------------------ per pack
+_UNKNOWN_NAMES = ("unknown name `", "unknown function `")    # D002 messages of dsl.Checker about undefined ids
 _CATEGORY_OF_REF = {"card": {"card"}, "prerequisite": {"card"}, "zone": {"zone"}, "counter": {"counter"},
-                    "parameter": {"parameter"}, "any": None}
+                    "parameter": {"parameter"}, "any": None, "value": None}
 
 
 @dataclass
@@ -116,6 +128,8 @@ class PackChecker:
         self.diags: list[Diagnostic] = []
         self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-valid documents
         self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents: ids and DSL texts only
+        self.broken_manifest: dict | None = None         # a manifest the schema refused: its names only
+        self.name_indexes: dict = {}                     # allowed categories -> ids, for "did you mean"
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
         self.effective: compose.Effective | None = None
@@ -136,6 +150,15 @@ class PackChecker:
         """Whether the field `path` of a document was written by a pack this one extends."""
         return self.effective.locate(file, index, tuple(path))[0] not in self.own_files
 
+    def broken_ids(self):
+        """The ids of the schema-invalid documents, where they are ids at all."""
+        return (data["id"] for _, _, data in self.broken if isinstance(data.get("id"), str))
+
+    def nameless_kinds(self) -> set[str]:
+        """Kinds of the schema-invalid documents that have no usable id: any unknown name of such a kind may
+        be the one the document lost, so it is not reported again (its S001/S003 says what to fix)."""
+        return {data["kind"] for _, _, data in self.broken if not isinstance(data.get("id"), str)}
+
     def run(self) -> tuple[list[Diagnostic], PackStats]:
         self.collect()
         self.compose()
@@ -147,6 +170,7 @@ class PackChecker:
         self.check_decks()
         self.check_components()
         self.check_player_counts()
+        self.check_endless_actions()
         self.check_graph()
         self.count_stats()
         return self.diags, self.stats
@@ -168,6 +192,8 @@ class PackChecker:
                     # part only with its id: references to it should not pile more errors on the first.
                     if kind not in ("pack", "patch"):
                         self.broken.append((result.path, index, data))
+                    elif kind == "pack" and result.path == manifest_path and self.broken_manifest is None:
+                        self.broken_manifest = data
                     continue
                 if kind == "pack":
                     if result.path != manifest_path:
@@ -200,22 +226,25 @@ class PackChecker:
         found = []
         for base in self.base_list:
             at = ("extends", base.position)
+            if self.manifest_at is None and (base.cycle or base.effective is None or base.errors):
+                continue     # the schema refused the manifest (a path in `extends`?): its S findings come first
             if base.cycle:
                 self.add("P005", "packs extend each other in a cycle: " + " -> ".join(base.cycle), *self.manifest_at,
                          at, "a pack cannot extend, even indirectly, itself; remove one `extends` of the cycle")
             elif base.effective is None:
                 self.add("P003", f"the pack `{base.pack_id}` that this pack extends is not found", *self.manifest_at,
-                         at, "extended packs are sibling folders or built-in packs")
+                         at, "a pack is found among its sibling folders, then as `knap list` shows")
             elif base.errors:
                 self.add("P008", f"the pack `{base.pack_id}` that this pack extends has {base.errors} error(s)",
                          *self.manifest_at, at, f"fix them first (`knap lint {base.pack_id}`): this pack is "
                          "checked only on top of a clean base")
             else:
                 found.append((base.position, base.pack_id, base.effective))
-        usable = len(found) == len(self.base_list)     # else what is inherited is not known: no conflicts
+        # else what is inherited is not known (or the manifest is broken): no conflicts
+        usable = len(found) == len(self.base_list) and self.manifest_at is not None
         effective = compose.compose(pack_id, self.manifest, self.manifest_at, self.docs, found,
                                     self.add if usable else lambda *args, **kwargs: None)
-        broken_ids = {d.get("id") for _, _, d in self.broken}   # a broken document stands in for its id
+        broken_ids = set(self.broken_ids())     # a broken document stands in for its id
         effective.documents = [doc for doc in effective.documents
                                if doc[0] in self.own_files or doc[2].get("id") not in broken_ids]
         self.effective = effective
@@ -263,6 +292,12 @@ class PackChecker:
                          *self.manifest_at, ("parameters", name), "rename the parameter", at_key=True)
                 continue
             symbols.ids[name] = "parameter"
+        if self.manifest is None:     # a broken manifest: its parameters and the inherited ones keep their names
+            for spec in (self.effective.manifest if self.effective else {}, self.broken_manifest or {}):
+                params = spec.get("parameters")
+                for name in params if isinstance(params, dict) else ():
+                    if isinstance(name, str):
+                        symbols.ids.setdefault(name, "parameter")
         self.symbols = symbols
         return symbols
 
@@ -282,10 +317,17 @@ class PackChecker:
         category = symbols.ids.get(name)
         if category is not None and (allowed is None or category in allowed):
             return
-        pool = [i for i, c in symbols.ids.items() if allowed is None or c in allowed]
-        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.7)
-        hint = f"did you mean `{close[0]}`?" if close else f"define a {target} with `id: {name}`"
-        if target == "prerequisite":
+        nameless = self.nameless_kinds()
+        if category is None and nameless and (allowed is None or nameless & allowed):
+            return       # perhaps the id a broken document lost
+        hint = dsl.suggest(name, self.names_for(target, symbols))
+        close = bool(hint)
+        hint = hint or f"define a {target} with `id: {name}`"
+        if target == "value":      # a parameter's value: the runtime reads a text as an id
+            code, message = "R001", f"the parameter value `{name}` is neither a number nor an id of this pack"
+            hint = hint if close else "a parameter's value is a whole number, true or false, an id of the pack " \
+                "(a card, zone, counter, tag...) or a list of these"
+        elif target == "prerequisite":
             code, message = "G001", f"the prerequisite `{name}` is not a card of this pack"
         elif category is not None:
             code, message = "R001", f"`{name}` is a {category}, but a {target} is expected here"
@@ -293,10 +335,20 @@ class PackChecker:
             code, message = "R001", f"unknown {target if target != 'any' else 'id'} `{name}`"
         self.add(code, message, file, index, path, hint, at_key=at_key)
 
+    def names_for(self, target, symbols) -> suggestions.NameIndex:
+        """The ids a reference to a `target` may name, indexed once per pack for "did you mean"."""
+        allowed = _CATEGORY_OF_REF.get(target)
+        key = frozenset(allowed) if allowed is not None else None
+        if key not in self.name_indexes:
+            self.name_indexes[key] = suggestions.index(i for i, c in symbols.ids.items()
+                                                       if allowed is None or c in allowed)
+        return self.name_indexes[key]
+
     def check_dsl(self, symbols: dsl.Symbols):
         """Names, arity and types of the texts each file parsed (syntax errors were reported there), and
         of texts from other places: the packs this one extends, and what its patches wrote."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
+        nameless = self.nameless_kinds()
         for file, index, data in self.docs + self.broken:
             params = data.get("params") if data["kind"] == "function" else None
             local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
@@ -312,6 +364,8 @@ class PackChecker:
                 if ir is None:
                     continue
                 for problem in dsl.check(ir, mode, symbols, local):
+                    if nameless and problem.code == "D002" and problem.message.startswith(_UNKNOWN_NAMES):
+                        continue     # perhaps the id a broken document lost
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
 
     # decks, components
@@ -326,6 +380,7 @@ class PackChecker:
         for file, index, card in self.cards():
             by_deck[card.get("deck")][card["id"]] += card.get("copies", 1) if isinstance(card.get("copies"), int) else 1
             written[card["id"]] = (file, index)
+        unsure_ids, unsure_decks = self.unsure_cards()
         for deck, declared in (self.manifest.get("decks") or {}).items():
             if not isinstance(declared, dict):
                 continue
@@ -339,8 +394,8 @@ class PackChecker:
                          path + ("size",), "make `size` the sum of the composition")
             for card_id in sorted(set(composition) | set(actual)):
                 want, have = composition.get(card_id, 0), actual.get(card_id, 0)
-                if want == have:
-                    continue
+                if want == have or card_id in unsure_ids or deck in unsure_decks or None in unsure_decks:
+                    continue     # a broken card may make up the difference: its own finding says what to fix
                 if card_id not in composition:
                     message = f"deck `{deck}` holds {have} `{card_id}`, which its composition does not list"
                 else:
@@ -356,7 +411,22 @@ class PackChecker:
                             f"{{{card_id}: {have}}}}}}}` adds it to the inherited deck")
                 self.add("R003", message, *at, hint)
 
+    def unsure_cards(self) -> tuple[set[str], set[str | None]]:
+        """What the schema-invalid cards leave unknown: the ids whose copies are not counted, and the decks
+        that may hold a card that lost its id (None: any deck)."""
+        ids, decks = set(), set()
+        for _, _, card in self.broken:
+            if card["kind"] != "card":
+                continue
+            if isinstance(card.get("id"), str):
+                ids.add(card["id"])
+            else:
+                decks.add(card["deck"] if isinstance(card.get("deck"), str) else None)
+        return ids, decks
+
     def check_components(self):
+        if any(data["kind"] == "card" for _, _, data in self.broken):
+            return       # a count is checked only against cards that are all known
         cards = [c for _, _, c in self.cards()]
         for file, index, data in self.docs:
             if data["kind"] != "component" or not isinstance(data.get("cards_of"), dict):
@@ -375,6 +445,32 @@ class PackChecker:
                             f"`target: {data['id']}`, `changes: {{count: {total}}}`)")
                 self.add("R004", f"`{data['id']}` counts {data['count']}, but the matching cards have {total} copies",
                          file, index, ("count",), hint, explained=inherited)
+
+    # verbs after which an action may not be taken again: they end the turn, or may fail (and with them the action)
+    _LIMITING_VERBS = frozenset({"require", "pay", "pay_cost", "end_turn", "end_game", "win", "choose", "perform",
+                                 "resolve"})
+
+    def check_endless_actions(self):
+        """D007: an action a player can take again and again in one turn, at no cost. Such a turn only ends when
+        the player chooses to end it: bots that like the action never do, and `knap sim` reports the stall.
+        What limits an action (the action schema): a cost, a `limit`, `whole_turn`, an `available` condition,
+        or an effect that ends the turn or may fail. A pack played in rounds offers no actions."""
+        if not self.manifest or self.manifest.get("turns") == "rounds":
+            return
+        for file, index, data in self.docs:
+            if data["kind"] != "action" or data.get("subroutine") or not isinstance(data.get("effect"), str):
+                continue
+            cost = data.get("cost") or {}
+            if data.get("limit", "unlimited") != "unlimited" or data.get("whole_turn") or "available" in data \
+                    or not isinstance(cost, dict) or any(amount != 0 for amount in cost.values()):
+                continue
+            ir, problem = dsl.parse(data["effect"], dsl.EFFECT)
+            if ir is None or _verbs_in(ir) & self._LIMITING_VERBS:
+                continue
+            self.add("D007", f"the action `{data['id']}` can be taken again and again in one turn: it has no cost, "
+                     "no limit and no `available` condition, and its effect neither ends the turn nor can fail",
+                     file, index, ("id",), "add `limit: once_per_turn`, a `cost`, an `available` condition or "
+                     "`whole_turn: true`; otherwise a bot that likes it never ends its turn")
 
     def check_player_counts(self):
         """A parameter given by player count needs a value for every count the pack allows (or a default):

@@ -22,21 +22,20 @@ class _Parser(argparse.ArgumentParser):
 
 def _config() -> dict:
     """`[tool.knap.lint]` from the nearest pyproject.toml above the working folder."""
-    here = Path.cwd()
-    for folder in [here, *here.parents]:
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                with open(candidate, "rb") as handle:
-                    data = tomllib.load(handle)
-            except (OSError, tomllib.TOMLDecodeError):
-                return {}
-            config = data.get("tool", {}).get("knap", {}).get("lint", {})
-            if config:
-                config = dict(config)
-                config["_root"] = str(folder)
-            return config
-    return {}
+    from .pack_search import project_file
+    candidate = project_file()
+    if candidate is None:
+        return {}
+    try:
+        with open(candidate, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    config = data.get("tool", {}).get("knap", {}).get("lint", {})
+    if config:
+        config = dict(config)
+        config["_root"] = str(candidate.parent)
+    return config
 
 
 def _codes(value) -> list[str]:
@@ -61,17 +60,31 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--stats", action="store_true", help="count documents, cards, texts and provenance per pack")
     lint.add_argument("--explain", metavar="CODE", help="explain a rule code (or `all`) and exit")
     lint.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    lint.add_argument("--cache-dir", help="where the cache lives (default: .knap_cache)")
+    lint.add_argument("--cache-dir", help="where the cache lives, anywhere (default: `cache-dir` of pyproject.toml, "
+                      "which must lie inside the project, else .knap_cache)")
     lint.add_argument("--output", "-o", help="write the report to a file instead of standard output")
     lint.add_argument("--exclude", metavar="GLOBS", help="skip folders or files matching these comma-separated "
                       "globs when scanning folders (added to `exclude` in pyproject.toml)")
     lint.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes for large packs (default: cores)")
 
     schema = sub.add_parser("schema", help="JSON Schemas for editors")
-    schema_sub = schema.add_subparsers(dest="schema_command", metavar="ACTION", parser_class=_Parser)
+    schema_sub = schema.add_subparsers(dest="schema_command", metavar="ACTION", parser_class=_Parser, required=True)
     export = schema_sub.add_parser("export", help="write self-contained schema copies for editors")
     export.add_argument("directory")
     export.add_argument("--draft", choices=["draft-07", "2020-12"], default="draft-07")
+    editor = schema_sub.add_parser("editor", help="editor settings that check every document of every pack file",
+                                   description=(
+        "Associate the document schema with the YAML files of your packs through the `yaml.schemas` setting of "
+        "yaml-language-server (VS Code YAML extension, Neovim, Helix). Unlike a `# yaml-language-server: "
+        "$schema=` line, which covers only the first document of a file, the setting covers every document."))
+    editor.add_argument("folders", nargs="*", metavar="FOLDER",
+                        help="folders whose YAML files are pack files (default: content/ in the workspace)")
+    editor.add_argument("--root", default=".", help="the workspace folder the editor opens (default: .)")
+    editor.add_argument("--schema", help="the schema to associate (default: the built-in document.schema.json)")
+    editor_out = editor.add_mutually_exclusive_group()
+    editor_out.add_argument("--vscode", action="store_true", help="write it into .vscode/settings.json of the workspace")
+    editor_out.add_argument("--print", dest="style", choices=["vscode", "neovim", "helix"], default="vscode",
+                            help="print the settings for this editor (default: vscode)")
 
     graph = sub.add_parser("graph", help="export a pack's prerequisite graph")
     graph.add_argument("pack", help="a pack folder or built-in pack id")
@@ -84,21 +97,37 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("pack", help="a pack folder or built-in pack id")
     diff.add_argument("--format", choices=["text", "json"], default="text")
 
+    listing = sub.add_parser("list", help="every pack id knap can find, and where it comes from", description=(
+        "List the packs a pack id can name, in lookup order: the project's content/ folder, the folders of "
+        "KNAP_PACKS, those of `[tool.knap] packs` in pyproject.toml, then the built-in packs. When two have "
+        "the same id, the first one is used."))
+    listing.add_argument("--format", choices=["text", "json"], default="text")
+
     from . import play_cli
     play_cli.add_commands(sub)
     return parser
+
+
+_PACK_COMMANDS = {"lint", "graph", "diff", "play", "sim", "replay", "list"}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.command in _PACK_COMMANDS:
+            from .pack_search import SearchPathError, search_roots
+            try:
+                search_roots()     # a configured folder of packs that is missing: say so once, up front
+            except SearchPathError as exc:
+                print(f"knap: {exc}", file=sys.stderr)
+                return EXIT_USAGE
+        if args.command == "list":
+            return _list(args)
         if args.command == "lint":
             return _lint(args)
         if args.command == "schema":
-            if args.schema_command != "export":
-                parser.parse_args(["schema", "--help"])
-            return _schema_export(args)
+            return _schema_editor(args) if args.schema_command == "editor" else _schema_export(args)
         if args.command == "diff":
             return _diff(args)
         if args.command == "graph":
@@ -124,8 +153,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write(text: str, output: str | None):
+    """The report to `--output` (whole or not at all: atomic.py) or to standard output. A file that cannot
+    be written (a full disk, a missing folder) is one line naming it, and exit 1."""
     if output:
-        Path(output).write_text(text + ("\n" if text and not text.endswith("\n") else ""), encoding="utf-8")
+        from .atomic import WriteError, write_text
+        try:
+            write_text(output, text + ("\n" if text and not text.endswith("\n") else ""))
+        except WriteError as exc:
+            print(f"knap: {exc}", file=sys.stderr)
+            raise SystemExit(EXIT_FINDINGS) from None
     elif text:
         sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
 
@@ -151,18 +187,16 @@ def _lint(args) -> int:
         if not any(rule.startswith(code) for rule in RULES):
             print(f"knap: unknown rule code or prefix `{code}`; `knap lint --explain all` lists them", file=sys.stderr)
             return EXIT_USAGE
+    from .pack_search import unknown_message
     from .packs import resolve_target
     targets = []
     for raw in args.paths or ["."]:
         resolved = resolve_target(raw)
         if resolved is None:
-            print(f"knap: `{raw}` is neither a file, a folder nor a built-in pack", file=sys.stderr)
+            print(f"knap: {unknown_message(raw)}", file=sys.stderr)
             return EXIT_USAGE
         targets.append(resolved)
-    cache_dir = None
-    if not args.no_cache:
-        default_root = Path(config.get("_root", "."))
-        cache_dir = Path(args.cache_dir or config.get("cache-dir") or default_root / ".knap_cache")
+    cache_dir = None if args.no_cache else _cache_dir(args.cache_dir, config)
     if args.jobs is not None and args.jobs < 1:
         print("knap: --jobs needs a number of at least 1", file=sys.stderr)
         return EXIT_USAGE
@@ -189,35 +223,162 @@ def _lint(args) -> int:
     return EXIT_FINDINGS if diags else EXIT_CLEAN
 
 
+def _cache_dir(explicit: str | None, config: dict) -> Path | None:
+    """Where the lint cache lives. `--cache-dir` is the user's own word: it may point anywhere. A
+    `cache-dir` of pyproject.toml (relative to it) and the default `.knap_cache` must lie inside the project
+    (the folder of that pyproject.toml, else the working folder), links resolved: a repository's settings
+    must not make knap write into a neighbouring one. A refused folder, or an existing one that knap did not
+    make, gives way to the user's cache folder, with one line on stderr saying so."""
+    from . import lint_cache
+    project = Path(config.get("_root", ".")).resolve()
+    configured = config.get("cache-dir")
+    if explicit:
+        folder, named = Path(explicit), f"--cache-dir `{explicit}`"
+    else:
+        named = f"`cache-dir = {json.dumps(configured, default=str)}` of {project / 'pyproject.toml'}" \
+            if configured is not None else "the folder `.knap_cache`"
+        folder = project / configured if isinstance(configured, str) and configured else project / ".knap_cache"
+        if not isinstance(configured, (str, type(None))) or configured == "":
+            return _cache_refused(named, "it is not a folder name", "write a folder inside the project")
+        if not folder.resolve().is_relative_to(project):
+            return _cache_refused(named, f"it leads outside the project ({project})",
+                                  "use a folder inside the project, or pass --cache-dir")
+    if lint_cache.owned(folder) is False:
+        return _cache_refused(named, "that folder exists and was not made by knap, which adds files only to a "
+                              "folder it made", "name a folder that does not exist yet, and knap makes it")
+    return folder
+
+
+def _cache_refused(named: str, why: str, remedy: str) -> Path | None:
+    from . import lint_cache
+    fallback = lint_cache.fallback_folder()
+    if fallback is not None and lint_cache.owned(fallback) is False:
+        fallback = None
+    instead = f"the cache goes to {fallback} instead" if fallback else "lint runs without a cache"
+    print(f"knap: not using {named} for the cache: {why}; {instead}; {remedy}", file=sys.stderr)
+    return fallback
+
+
 def _print_stats(stats):
-    from rich.console import Console
     from rich.table import Table
+
+    from .safe_text import console as safe_console, markup
 
     table = Table(title="Packs", show_lines=False)
     for column in ("pack", "documents", "cards (copies)", "DSL texts", "placeholder", "assumption", "reference"):
         table.add_column(column, justify="left" if column == "pack" else "right")
     for s in stats:
-        table.add_row(s.pack, str(sum(s.documents.values())), f"{s.cards} ({s.card_copies})", str(s.effects),
+        table.add_row(markup(s.pack), str(sum(s.documents.values())), f"{s.cards} ({s.card_copies})", str(s.effects),
                       str(s.provenance.get("placeholder", 0)), str(s.provenance.get("assumption", 0)),
                       str(s.provenance.get("reference", 0)))
-    Console(width=100).print(table)
+    safe_console(width=100).print(table)
+
+
+def pack_target(name: str) -> Path | None:
+    """The pack folder a command argument names (a folder, or a pack id looked up as `knap list` shows),
+    or None once the reason has been printed."""
+    from .pack_search import unknown_message
+    from .packs import MANIFEST, resolve_target
+    from .safe_text import plain
+    target = resolve_target(name)
+    if target is None:
+        print(f"knap: {plain(unknown_message(name))}", file=sys.stderr)     # a name may come from a replay log
+        return None
+    if not (target / MANIFEST).is_file():
+        print(f"knap: `{plain(name)}` is not a pack folder (it has no {MANIFEST})", file=sys.stderr)
+        return None
+    return target
+
+
+def _list(args) -> int:
+    from .pack_search import known_packs
+    from .packs import display, pack_summary
+    from .safe_text import plain
+    rows = []
+    for found in known_packs():
+        summary = pack_summary(found.folder)
+        rows.append({"id": found.id, "name": summary["name"], "players": summary["players"],
+                     "from": found.origin, "path": display(found.folder), "used": found.used,
+                     "hidden_by": found.hidden_by})
+    if args.format == "json":
+        print(json.dumps({"packs": rows}, indent=2, ensure_ascii=False))
+        return EXIT_CLEAN
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    hidden = any(not row["used"] for row in rows)
+    table = Table(title="Packs, in lookup order (the first of an id is used)", title_justify="left")
+    for column in ("id", "name", "players", "from", "path") + (("",) if hidden else ()):
+        table.add_column(column, no_wrap=column in ("id", "players", "from"), overflow="fold",
+                         min_width=12 if column == "name" else None)
+    for row in rows:
+        low_high = row["players"]
+        players = "?" if low_high is None else str(low_high[0]) if low_high[0] == low_high[1] else \
+            f"{low_high[0]}–{low_high[1]}"
+        cells = [row["id"], row["name"] or "?", players, row["from"], row["path"]]
+        if hidden:
+            cells.append("" if row["used"] else f"hidden by the {row['hidden_by']} one")
+        # pack text as plain Text: no markup, and no control character reaches the terminal
+        table.add_row(*(Text(plain(cell), style="" if row["used"] else "dim") for cell in cells))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(table)
+    if not rows:
+        print("No packs found: add one to content/ or name folders of packs in KNAP_PACKS.", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def _schema_export(args) -> int:
+    from .atomic import WriteError
     from .schema_export import export
-    written = export(Path(args.directory), args.draft)
+    try:
+        written = export(Path(args.directory), args.draft)
+    except WriteError as exc:
+        print(f"knap: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except OSError as exc:
+        print(f"knap: cannot write the schemas into {args.directory}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FINDINGS
     for path in written:
         print(path)
     return EXIT_CLEAN
 
 
+def _schema_editor(args) -> int:
+    from . import editor_settings as setup
+    root = Path(args.root)
+    try:
+        if not root.is_dir():
+            raise setup.SetupError(f"the workspace `{args.root}` is not a folder")
+        folders = [Path(f) for f in args.folders] or [root / "content"]
+        if not args.folders and not folders[0].is_dir():
+            raise setup.SetupError(f"there is no `content` folder in `{args.root}`",
+                                   "name the folders that hold your packs: knap schema editor FOLDER...")
+        patterns = setup.globs(root, folders)
+        schema = Path(args.schema) if args.schema else setup.default_schema()
+        reference = setup.schema_reference(root, schema, relative=args.vscode or args.style == "vscode")
+        if args.vscode:
+            print(setup.write_vscode(root, reference, patterns))
+        else:
+            sys.stdout.write(setup.render(args.style, reference, patterns))
+    except setup.SetupError as exc:
+        from .safe_text import visible
+        print(f"knap: {visible(str(exc))}", file=sys.stderr)   # paths are the user's: no raw control characters
+        if exc.hint:
+            print(f"  hint: {exc.hint}", file=sys.stderr)
+        return EXIT_USAGE if exc.usage else EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
 def _diff(args) -> int:
     from . import compose, diff, lint, report
-    from .packs import display, find_pack, pack_files, resolve_target
+    from .packs import display, find_pack, pack_files
+    from .safe_text import dumps, plain
 
-    target = resolve_target(args.pack)
-    if target is None or not (target / "pack.yaml").is_file():
-        print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
+    target = pack_target(args.pack)
+    if target is None:
         return EXIT_USAGE
     root = target.resolve()
     result = lint.lint([root], None, with_bases=True)
@@ -228,13 +389,13 @@ def _diff(args) -> int:
         return EXIT_FINDINGS
     variant = result.effective[root]
     if not variant.bases:
-        print(f"knap: `{variant.pack_id}` extends no pack: there is nothing to compare it with", file=sys.stderr)
+        print(f"knap: `{plain(variant.pack_id)}` extends no pack: there is nothing to compare it with", file=sys.stderr)
         return EXIT_USAGE
     found = [(n, base_id, result.effective[find_pack(base_id, root)]) for n, base_id in enumerate(variant.bases)]
     base = found[0][2] if len(found) == 1 else compose.compose("", {}, None, [], found, lambda *a, **k: None)
     changes = diff.diff(base, variant, {display(p) for p in pack_files(root)}, variant.removals)
     if args.format == "json":
-        print(json.dumps(changes, indent=2, ensure_ascii=False))
+        print(dumps(changes, indent=2))
     else:
         sys.stdout.write(diff.text(changes))
     return EXIT_CLEAN
@@ -242,11 +403,11 @@ def _diff(args) -> int:
 
 def _graph(args) -> int:
     from . import lint, report, techgraph
-    from .packs import pack_cards, resolve_target
+    from .packs import pack_cards
+    from .safe_text import plain
 
-    target = resolve_target(args.pack)
-    if target is None or not (target / "pack.yaml").is_file():
-        print(f"knap: `{args.pack}` is not a pack folder or a built-in pack id", file=sys.stderr)
+    target = pack_target(args.pack)
+    if target is None:
         return EXIT_USAGE
     result = lint.lint([target], None)
     effective = next(iter(result.effective.values()), None)    # what is played, with what it inherits
@@ -258,7 +419,7 @@ def _graph(args) -> int:
     title = target.name
     renderer = {"dot": lambda g: techgraph.to_dot(g, title), "mermaid": techgraph.to_mermaid,
                 "json": techgraph.to_json}[args.format]
-    sys.stdout.write(renderer(graph))
+    sys.stdout.write(plain(renderer(graph), lines=True))     # labels are pack text: no control characters
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
         print(report.text(errors, result.positions.source_lines), file=sys.stderr)

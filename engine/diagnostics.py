@@ -69,13 +69,16 @@ RULES: dict[str, Rule] = {r.code: r for r in [
     _rule("Y009", "not-a-mapping", "error", "A document is not a mapping.",
           "Every YAML document in a pack is a mapping with a `kind` field (`kind: card`, `kind: zone`, ...)."),
     _rule("P001", "no-manifest", "error", "YAML files lie outside any pack.",
-          "A pack is a folder with a `pack.yaml` manifest. Move the file into a pack, or add a manifest."),
+          "A pack is a folder with a `pack.yaml` manifest. Move the file into a pack, or add a manifest. Only a "
+          "file that looks like content (a top-level `kind:`, or an editor modeline naming one of Knapper's "
+          "schemas) is reported: other YAML files (CI configs, `.pre-commit-config.yaml`) are left alone."),
     _rule("P002", "manifest-kind", "error", "`pack.yaml` must hold exactly one `kind: pack` document.",
           "The manifest names the pack, its version and its parameters. Other kinds of documents go in the "
           "pack's other files; a `kind: pack` document belongs only in `pack.yaml`."),
     _rule("P003", "unknown-pack", "error", "A pack, file or path cannot be found or read.",
-          "A pack named in `extends` must be a sibling folder of the pack or a built-in pack; a file of a pack "
-          "must be a readable regular file."),
+          "A pack named in `extends` must be a sibling folder of the pack, a pack of the project's `content/`, "
+          "of KNAP_PACKS or of `[tool.knap] packs`, or a built-in pack (`knap list` shows them); an entry is a "
+          "pack id, never a path. A file of a pack must be a readable regular file."),
     _rule("P004", "pack-id-mismatch", "warning", "The pack id differs from its folder name.",
           "Packs are found by folder name when one pack extends another; keep the two the same."),
     _rule("P005", "extends-cycle", "error", "Packs extend each other in a cycle.",
@@ -93,6 +96,12 @@ RULES: dict[str, Rule] = {r.code: r for r in [
     _rule("P008", "broken-base", "error", "A pack this pack extends has errors of its own.",
           "A variant is checked on top of its base, so the base's errors are fixed first; `knap lint BASE` "
           "shows them."),
+    _rule("P009", "link-outside-pack", "error", "A file or folder of a pack is a link leading out of the pack.",
+          "knap never follows a link out of a pack's folder: a pack may come from a stranger, and a file of it "
+          "linked to a private file of the machine would otherwise have lint quote that file in a public log. "
+          "The link is not read and the finding says nothing of where it leads. Copy the file into the pack; a "
+          "link that stays inside the pack is fine, and a whole pack folder may be a link (its files are then "
+          "checked against the folder it leads to)."),
     _rule("S001", "missing-property", "error", "A required property is missing.",
           "The document's kind requires this property. See the schema (`knap schema export`) for what it means."),
     _rule("S002", "unknown-property", "error", "A property is not known for this kind of document.",
@@ -124,6 +133,12 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "`let`, `for each` and `as` give a value a name; if that name is a card, tag, zone, counter or other "
           "id of the pack, the id cannot be used for the rest of the text: `has(card, carrier)` would read "
           "the bound value. Choose another name."),
+    _rule("D007", "endless-free-action", "warning", "An action can be taken again and again in one turn at no cost.",
+          "An action with no cost, no `limit`, no `whole_turn` and no `available` condition, whose effect neither "
+          "ends the turn (`end_turn`) nor can fail (`require`, `pay`, `choose`, ...), stays on the menu for the "
+          "rest of the turn: the turn ends only when the player chooses to end it. A bot that likes the action "
+          "takes it for ever; `knap sim` and `knap play` stop such a game after `--max-answers-per-turn` answers "
+          "and report it as stalled. Give the action a limit, a cost or a condition."),
     _rule("R001", "unknown-reference", "error", "A field refers to an id that does not exist.",
           "Every id used in a field (a card's deck, a cost, a zone's reshuffle pile, ...) must be defined in "
           "the pack or a pack it extends."),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from .compose import Effective
+from .safe_text import visible
 
 _VALUE_KEYS = ("default", "by_player_count")
 
@@ -113,7 +114,8 @@ def _players(spec) -> str:
 
 
 def text(report: dict) -> str:
-    """The report in words, one change per line."""
+    """The report in words, one change per line; a control or bidi character of the packs is shown as an
+    escape (`\\x1b`, `\\u202e`), a newline in a value as `\\x0a`, so no value drives the terminal or fakes a line."""
     lines = [f"`{report['pack']}` against {', '.join(f'`{b}`' for b in report['base']) or 'nothing'}:"]
     if "players" in report:
         lines.append(f"players: {_players(report['players'].get('from'))} -> {_players(report['players'].get('to'))}")
@@ -134,4 +136,4 @@ def text(report: dict) -> str:
         lines += [f"  {a['kind']} {a['id']} \"{a['name']}\" ({a['file']})" for a in report["added"]]
     if len(lines) == 1:
         lines.append("no changes")
-    return "\n".join(lines) + "\n"
+    return "\n".join(visible(line, lines=False) for line in lines) + "\n"

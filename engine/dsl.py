@@ -6,7 +6,6 @@ every node carries the character offset of its text so a problem points at its e
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -14,7 +13,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from . import resources
+from . import resources, suggestions
 from .dsl_builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, RESERVED_WORDS, VERBS, ZONE_FIELDS
 
 MAX_TEXT = 4000          # characters in one DSL text
@@ -377,10 +376,8 @@ def _fits(actual: str, expected: str) -> bool:
     return (actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE)
 
 
-def suggest(word: str, candidates) -> str:
-    """"did you mean `x`?" for the closest candidate, or nothing."""
-    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.75)
-    return f"did you mean `{close[0]}`?" if close else ""
+# "did you mean `x`?" for the closest candidate, or nothing: one for every check (engine/suggestions.py)
+suggest = suggestions.suggest
 
 
 class Checker:

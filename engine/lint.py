@@ -5,6 +5,7 @@ reuses its whole result.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, resources
+from . import confine
 from .diagnostics import INTERNAL, Diagnostic
+from .lint_cache import Cache
 from .packs import PackFiles, discover, display, pack_files
 from .stats import PackStats
 from .suppressions import apply_suppressions
@@ -22,8 +24,6 @@ from .yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
 
 if TYPE_CHECKING:
     from .compose import Effective
-
-CACHE_FORMAT = 1
 
 
 @dataclass
@@ -45,6 +45,14 @@ class Positions:
     def __init__(self):
         self.loaded: dict[str, LoadedFile] = {}
         self.lines: dict[str, list[str]] = {}
+        self.roots: dict[str, confine.Root] = {}    # pack folder (absolute) -> its files' Root
+
+    def root(self, path: str) -> confine.Root | None:
+        """The Root of the pack holding `path` (the deepest one), looked up only for a file that is quoted;
+        None for a file of no pack checked in this run (the reader then finds its pack or folder)."""
+        absolute = os.path.abspath(path)
+        holders = [folder for folder in self.roots if absolute.startswith(folder.rstrip(os.sep) + os.sep)]
+        return self.roots[max(holders, key=len)] if holders else None
 
     def remember(self, loaded: LoadedFile):
         self.loaded[loaded.path] = loaded
@@ -55,7 +63,7 @@ class Positions:
             if loaded is not None and loaded.text:
                 text = loaded.text
             else:
-                raw = read_regular(path)
+                raw = read_regular(path, self.root(path))
                 text = raw.decode("utf-8", "replace") if raw is not None and len(raw) <= MAX_FILE_BYTES else ""
             self.lines[path] = text.splitlines()
         return self.lines[path]
@@ -65,64 +73,9 @@ class Positions:
             return diag
         loaded = self.loaded.get(diag.file)
         if loaded is None:
-            loaded = self.loaded[diag.file] = load_file(diag.file)
+            loaded = self.loaded[diag.file] = load_file(diag.file, self.root(diag.file))
         from .checks import locate
         return locate(diag, loaded, self.source_lines(diag.file))
-
-
-# ------------------------------------------------------------------------------ cache
-def _engine_key() -> str:
-    """Anything that can change a verdict: the version, the schemas, the grammar and the checking code."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{__version__}/{CACHE_FORMAT}".encode())
-    for folder in ("schemas", "grammar"):
-        for path in sorted(resources.root(folder).glob("*")):
-            if path.is_file():
-                digest.update(path.name.encode())
-                digest.update(path.read_bytes())
-    for module in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(module.read_bytes())
-    return digest.hexdigest()
-
-
-class Cache:
-    """Two files per pack: a small one with the pack's verdict and each file's stat and content hash,
-    and a large one with each file's own results, read only when some file changed. A file whose size
-    and modification time are unchanged keeps its recorded hash without being read (as git's index does)."""
-
-    def __init__(self, directory: Path | None):
-        self.directory = directory
-        self.engine = _engine_key() if directory else ""
-
-    def _path(self, root: Path, part: str) -> Path:
-        name = hashlib.blake2b(str(root).encode(), digest_size=10).hexdigest()
-        return self.directory / f"{part}-{name}.json"
-
-    def load(self, root: Path, part: str) -> dict:
-        if not self.directory:
-            return {}
-        try:
-            with open(self._path(root, part), encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) and data.get("engine") == self.engine else {}
-
-    def save(self, root: Path, part: str, data: dict):
-        if not self.directory:
-            return
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            gitignore = self.directory / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("*\n")
-            target = self._path(root, part)
-            temp = target.with_suffix(f".{os.getpid()}.tmp")
-            with open(temp, "w", encoding="utf-8") as handle:
-                json.dump({"engine": self.engine, **data}, handle, separators=(",", ":"))
-            os.replace(temp, target)
-        except OSError:
-            pass  # a read-only folder only costs speed
 
 
 # ------------------------------------------------------------------------------ entry point
@@ -131,7 +84,7 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     """Lint `paths`; `jobs` caps the worker processes for large packs (default: one per core);
     `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip.
     `with_bases`: `effective` also holds the packs the linted ones extend (checked on the way)."""
-    packs, loose, only = discover(paths)
+    packs, loose = discover(paths)   # a named file stands for its whole pack: all its findings are shown
     if exclude:
         targets = [p.resolve() for p in paths]
         packs = [p for p in packs if not _excluded(p.root, exclude, base, targets)]
@@ -145,11 +98,23 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     count = 0
     for path in loose:
         count += 1
+        if path.is_symlink() and path.is_dir():
+            diagnostics.append(Diagnostic("P009", "this folder is a link leading out of the folder being checked; "
+                                          "knap does not follow it", display(path), 1, 1,
+                                          "name the linked pack's own folder on the command line to check it"))
+            continue
         diagnostics.append(Diagnostic("P001", "this YAML file is not inside a pack (no pack.yaml in its folders)",
                                       display(path), 1, 1, "add a pack.yaml to the folder that holds the pack"))
     for pack in packs:
         try:
-            outcome = linter.lint(pack)
+            try:
+                outcome = linter.lint(pack)
+            except Exception:  # noqa: BLE001
+                if not (linter.cache.directory and linter.cache.reads):
+                    raise
+                # a cache entry passed its checks and still broke something: believe none, rewrite them
+                linter = _Packs(Cache(cache_dir, reads=False), positions, jobs)
+                outcome = linter.lint(pack)
             pack_diags, pack_stats = outcome.diagnostics, outcome.stats
             if outcome.effective is not None:
                 effective[pack.root] = outcome.effective
@@ -164,9 +129,6 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     if with_bases:
         for root, pack_effective in linter.effectives.items():
             effective.setdefault(root, pack_effective)
-    if only is not None:
-        wanted = {display(p) for p in only}
-        diagnostics = [d for d in diagnostics if d.file in wanted]
     diagnostics = sorted(apply_suppressions(diagnostics, positions), key=lambda d: d.sort_key)
     return LintResult(diagnostics, stats, count, positions, effective)
 
@@ -190,15 +152,20 @@ def _excluded(path: Path, patterns, base: Path | None, targets: list[Path]) -> b
     return False
 
 
-def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:
-    """path -> {size, mtime, hash}; a file is read and hashed only when its stat changed."""
+def _fingerprints(pack: PackFiles, known: dict, reader: confine.Root) -> dict[str, dict]:
+    """path -> {size, mtime, hash}; a file is read and hashed only when its stat changed. A link is
+    hashed through every time (its own stat says nothing of its target); one leading out of the pack
+    is not read at all."""
     prints = {}
     for path in pack.files:
         shown = display(path)
         try:
-            info = os.stat(path)
+            info = os.lstat(path)
         except OSError as exc:
             prints[shown] = {"hash": f"unreadable:{exc.errno}"}
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            prints[shown] = {"hash": _content_hash(reader, path)}
             continue
         if not stat.S_ISREG(info.st_mode):   # a FIFO or device would block or never end
             prints[shown] = {"hash": "not-a-file"}
@@ -207,13 +174,20 @@ def _fingerprints(pack: PackFiles, known: dict) -> dict[str, dict]:
         if before and before.get("size") == info.st_size and before.get("mtime") == info.st_mtime_ns:
             prints[shown] = before
             continue
-        try:
-            with open(path, "rb") as handle:
-                digest = hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
-        except OSError as exc:
-            digest = f"unreadable:{exc.errno}"
-        prints[shown] = {"size": info.st_size, "mtime": info.st_mtime_ns, "hash": digest}
+        prints[shown] = {"size": info.st_size, "mtime": info.st_mtime_ns, "hash": _content_hash(reader, path)}
     return prints
+
+
+def _content_hash(reader: confine.Root, path) -> str:
+    """The hash of what lint reads of a file: at most one byte past the size limit, and its size."""
+    try:
+        raw = reader.read(path, MAX_FILE_BYTES + 1)
+    except confine.LinkOutside:
+        return "link-outside"
+    if raw is None:
+        return "unreadable"
+    size = os.path.getsize(path) if len(raw) > MAX_FILE_BYTES else len(raw)
+    return f"{hashlib.blake2b(raw, digest_size=16).hexdigest()}:{size}"
 
 
 @dataclass
@@ -237,6 +211,15 @@ class _Packs:
         self.prints: dict[Path, dict] = {}
         self.bases_of: dict[Path, list[tuple[str, Path | None]]] = {}
         self.packs: dict[Path, PackFiles] = {}
+        self.readers: dict[Path, confine.Root] = {}
+
+    def reader(self, pack: PackFiles) -> confine.Root:
+        """The folder a pack's files are read under (confine.py); Positions learns it too."""
+        reader = self.readers.get(pack.root)
+        if reader is None:
+            reader = self.readers[pack.root] = confine.Root(pack.root)
+            self.positions.roots[reader.folder] = reader
+        return reader
 
     def pack(self, root: Path) -> PackFiles:
         if root not in self.packs:
@@ -250,8 +233,8 @@ class _Packs:
 
     def fingerprints(self, pack: PackFiles) -> dict:
         if pack.root not in self.prints:
-            self.prints[pack.root] = _fingerprints(pack, self.summary(pack.root).get("files", {})) \
-                if self.cache.directory else {}
+            self.prints[pack.root] = _fingerprints(pack, self.summary(pack.root).get("files", {}),
+                                                   self.reader(pack)) if self.cache.directory else {}
         return self.prints[pack.root]
 
     def bases(self, pack: PackFiles) -> list[tuple[str, Path | None]]:
@@ -268,7 +251,7 @@ class _Packs:
         else:
             ids = []
             if pack.manifest.is_file():
-                for doc in load_file(shown).documents:
+                for doc in load_file(shown, self.reader(pack)).documents:
                     if doc.data.get("kind") == "pack" and isinstance(doc.data.get("extends"), list):
                         ids = [x for x in doc.data["extends"] if isinstance(x, str)]
                         break
@@ -361,7 +344,8 @@ class _Packs:
     def file_results(self, pack: PackFiles) -> list:
         """Each file's own results (load, schema, DSL syntax), from the file cache when unchanged."""
         if not self.cache.directory:
-            return list(_check_files([display(path) for path in pack.files], self.positions, self.jobs))
+            return list(_check_files([display(path) for path in pack.files], self.positions, self.jobs,
+                                     self.reader(pack)))
         from .checks import FileResult
         prints = self.fingerprints(pack)
         stored = self.cache.load(pack.root, "files").get("results", {})
@@ -374,7 +358,7 @@ class _Packs:
                 results[shown] = FileResult.from_json(shown, entry["result"])
             else:
                 todo.append(shown)
-        for result in _check_files(todo, self.positions, self.jobs):
+        for result in _check_files(todo, self.positions, self.jobs, self.reader(pack)):
             results[result.path] = result
         ordered = [results[display(path)] for path in pack.files]
         if todo:
@@ -394,13 +378,13 @@ def _pack_name(root: Path) -> str:
 PARALLEL_FROM = 400      # files; below this a process pool costs more than it saves
 
 
-def _check_files(paths: list[str], positions: Positions, jobs: int | None):
+def _check_files(paths: list[str], positions: Positions, jobs: int | None, reader: confine.Root):
     """Load and schema-check files, on every core for large batches. Positions are resolved where the
     file was parsed, so results travel as plain data."""
     workers = min(jobs or os.cpu_count() or 1, 8)
     if len(paths) < PARALLEL_FROM or workers < 2:
         for shown in paths:
-            loaded = load_file(shown)
+            loaded = load_file(shown, reader)
             positions.remember(loaded)
             yield _checked(loaded)
         return
@@ -414,11 +398,17 @@ def _check_files(paths: list[str], positions: Positions, jobs: int | None):
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     chunk = max(16, len(paths) // (workers * 8))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield from pool.map(_check_path, paths, chunksize=chunk)
+        yield from pool.map(_check_path, paths, [reader.folder] * len(paths), chunksize=chunk)
 
 
-def _check_path(shown: str):
-    return _checked(load_file(shown))
+def _check_path(shown: str, root: str):
+    return _checked(load_file(shown, _worker_root(root)))
+
+
+@functools.lru_cache(maxsize=16)
+def _worker_root(folder: str) -> confine.Root:
+    """One Root per pack in each worker process (the parent never calls this, so a fork starts empty)."""
+    return confine.Root(folder)
 
 
 def _checked(loaded: LoadedFile):

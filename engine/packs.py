@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import resources
+from . import confine, resources
 
 MANIFEST = "pack.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -22,13 +23,50 @@ class PackFiles:
         return self.root / MANIFEST
 
 
-def _yaml_files(folder: Path, *, own_only: bool = False) -> list[Path]:
-    """YAML files under `folder`; with `own_only`, not those of packs nested inside it."""
+def _yaml_files(folder: Path, *, own_only: bool = False, _seen: set[str] | None = None) -> list[Path]:
+    """YAML files under `folder`; with `own_only`, not those of packs nested inside it.
+
+    Links are never walked out of a pack (confine.py reads every file): a file link is listed, and
+    reading it checks where it leads; a folder link leading out of its pack is listed as it is, so that
+    lint reports it (P009) without reading it; one that stays inside leads to files the walk reaches
+    under their own names. A folder link to a pack folder is walked (unless `own_only`) only when it
+    stays inside `folder`: the same rule as looking a pack up by id (pack_search.pack_in). A pack
+    folder named on the command line may itself be a link: that is the user's own word."""
+    seen = _seen if _seen is not None else {os.path.realpath(folder)}
     found = []
+    pack_of: dict[str, str | None] = {}     # folder -> the root of the pack it is in
+    top = str(folder)
     for current, dirs, files in os.walk(folder):
         here = Path(current)
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
-                         and not (own_only and (here / d / MANIFEST).is_file()))
+        if os.path.isfile(os.path.join(current, MANIFEST)):
+            pack_of[current] = current
+            seen.add(os.path.realpath(current))   # a link back to a pack walked already is not walked again
+        elif current == top:
+            enclosing = None if own_only else pack_root_of(folder / MANIFEST)
+            pack_of[current] = top if own_only else (str(enclosing) if enclosing is not None else None)
+        else:
+            pack_of[current] = pack_of.get(os.path.dirname(current))
+        kept = []
+        for name in sorted(dirs):
+            path = here / name
+            if name in _SKIP_DIRS or name.startswith("."):
+                continue
+            is_pack = (path / MANIFEST).is_file()
+            if own_only and is_pack:
+                continue
+            if not os.path.islink(path):
+                kept.append(name)
+            elif is_pack:
+                real = os.path.realpath(path)
+                if not confine.Root(top).contains(real):
+                    found.append(path)          # a pack linked in from outside the folder given: P009, unread
+                elif real not in seen:
+                    seen.add(real)
+                    found.extend(_yaml_files(path, _seen=seen))
+            elif pack_of[current] is not None:
+                if not confine.Root(pack_of[current]).contains(os.path.realpath(path)):
+                    found.append(path)
+        dirs[:] = kept
         found.extend(here / f for f in sorted(files) if f.endswith(YAML_SUFFIXES) and not f.startswith("."))
     return found
 
@@ -41,18 +79,13 @@ def pack_root_of(path: Path) -> Path | None:
 
 
 def resolve_target(target: str) -> Path | None:
-    """A path as given, or the id of a built-in pack (`my-game` or `my_game`)."""
+    """A path as given, else a pack id looked up where the user works, then among the built-in packs
+    (pack_search.py; `my-game` and `my_game` alike)."""
     path = Path(target)
-    return path if path.exists() else _builtin(target)
-
-
-def _builtin(pack_id: str) -> Path | None:
-    """A built-in pack by id, `-` and `_` alike."""
-    for candidate in (pack_id, pack_id.replace("_", "-"), pack_id.replace("-", "_")):
-        builtin = resources.builtin_pack(candidate)
-        if builtin is not None:
-            return builtin
-    return None
+    if path.exists():
+        return path
+    from . import pack_search
+    return pack_search.lookup(target)
 
 
 def pack_files(root: Path) -> list[Path]:
@@ -73,28 +106,39 @@ def _deepest_root(path: Path, roots: set[Path]) -> Path | None:
 
 
 def find_pack(pack_id: str, near: Path) -> Path | None:
-    """The folder of the pack `pack_id`: a sibling of `near` (by folder name, `-` and `_` alike), else a
-    built-in pack. Packs never reach outside their packs root."""
-    wanted = pack_id.replace("-", "_")
-    for sibling in sorted(near.parent.iterdir()) if near.parent.is_dir() else []:
-        if sibling.name.replace("-", "_") == wanted and (sibling / MANIFEST).is_file():
-            return sibling.resolve()
-    builtin = _builtin(pack_id)
-    return builtin.resolve() if builtin is not None else None
+    """The folder of the pack an `extends` entry of the pack at `near` names: a sibling folder (by name,
+    `-` and `_` alike), else the first pack root that has it (pack_search.py). An entry that is not a
+    pack id (a path) finds nothing: packs never reach outside the roots knap was given."""
+    from . import pack_search
+    return pack_search.find_base(pack_id, near)
 
 
-def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] | None]:
-    """Packs touched by `paths`, YAML files outside any pack, and — when only files were named —
-    the set of files whose diagnostics should be shown (None: show all). A named file is linted
-    with its whole pack, since references cross files. Each folder is walked once."""
+_CONTENT_MARK = re.compile(rb"^kind[ \t]*:|^#[ \t]*yaml-language-server:[ \t]*\$schema=\S*?([a-z_]+)\.schema\.json",
+                           re.MULTILINE)
+
+
+def looks_like_content(path: Path) -> bool:
+    """Whether a YAML file outside any pack is meant as Knapper content (so P001 applies): a top-level
+    `kind:` key, or an editor modeline naming one of Knapper's schemas. Anything else (CI configs, the
+    pre-commit config) is not Knapper's business. A file that cannot be read counts as content."""
+    from .yamlload import read_regular
+    raw = read_regular(str(path))
+    if raw is None:
+        return True
+    schemas = {p.name.removesuffix(".schema.json") for p in resources.root("schemas").glob("*.schema.json")}
+    return any(m.group(1) is None or m.group(1).decode() in schemas for m in _CONTENT_MARK.finditer(raw))
+
+
+def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path]]:
+    """Packs touched by `paths` and the YAML files outside any pack that look like content. A named file
+    stands for its whole pack: references cross files, and a change in one file (a `decks:` entry deleted
+    from pack.yaml) can break another. Each folder is walked once."""
     members: dict[Path, list[Path]] = {}
     loose: set[Path] = set()
-    named: set[Path] = set()
-    any_folder = False
     for path in paths:
-        path = path.resolve()
+        # a named file that is a link stays the link: reading it checks where it leads (confine.py)
+        path = path.resolve() if path.is_dir() else path.parent.resolve() / path.name
         if path.is_dir():
-            any_folder = True
             files = _yaml_files(path)
             roots = {f.parent for f in files if f.name == MANIFEST}
             enclosing = None if path in roots else pack_root_of(path / MANIFEST)
@@ -107,7 +151,6 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
                 elif enclosing is None:
                     loose.add(f)
         else:
-            named.add(path)
             root = pack_root_of(path)
             if root is None:
                 loose.add(path)
@@ -116,8 +159,7 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path], set[Path] 
     packs = []
     for root in sorted(members):
         packs.append(PackFiles(root, pack_order(root, members[root])))
-    only = None if any_folder or not named else named
-    return packs, sorted(loose), only
+    return packs, sorted(f for f in loose if looks_like_content(f))
 
 
 def display(path) -> str:
@@ -161,3 +203,28 @@ def pack_cards(root: Path) -> dict[str, dict]:
         if data.get("kind") == "card" and isinstance(data.get("id"), str):
             cards.setdefault(data["id"], data)
     return cards
+
+
+def pack_summary(root: Path) -> dict:
+    """A pack's name and players (a variant's from the packs it extends) from the manifests alone."""
+    from .yamlload import load_file
+
+    def manifest_of(folder: Path) -> dict:
+        docs = load_file(display(folder / MANIFEST)).documents
+        return next((d.data for d in docs if d.data.get("kind") == "pack"), {})
+
+    manifest = manifest_of(root)
+    name = manifest.get("name") if isinstance(manifest.get("name"), str) else None
+    seen, queue, players = {root.resolve()}, [(root, manifest)], None
+    while queue and players is None:
+        folder, data = queue.pop(0)
+        given = data.get("players")
+        if isinstance(given, dict) and all(isinstance(given.get(k), int) for k in ("min", "max")):
+            players = [given["min"], given["max"]]
+            break
+        for base_id in data.get("extends") if isinstance(data.get("extends"), list) else []:
+            base = find_pack(base_id, folder)
+            if base is not None and base not in seen:
+                seen.add(base)
+                queue.append((base, manifest_of(base)))
+    return {"name": name, "players": players}

@@ -22,6 +22,7 @@ def add_commands(sub):
     play.add_argument("--oracle", choices=["model", "ask"], default="model",
                       help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
                       "or the person at the table, asked at the terminal (`ask`)")
+    _add_answer_limit(play)
 
     sim = sub.add_parser("sim", help="simulate many games for balance", description=(
         "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
@@ -38,24 +39,35 @@ def add_commands(sub):
     sim.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: cores)")
     sim.add_argument("--max-rounds", type=int, default=500,
                      help="stop a game after this many rounds; it is reported as stalled, with its seed")
+    _add_answer_limit(sim)
     sim.add_argument("--logs", metavar="DIR", help="write the logs of stalled games and of games that ended in an "
                      "error here, to replay them with `knap replay`")
     sim.add_argument("--json", metavar="FILE", help="also write the summary as JSON (with --compare: "
                      "{\"a\": summary, \"b\": summary, \"differences\": ...})")
 
-    replay = sub.add_parser("replay", help="replay a game log and check its final state")
-    replay.add_argument("log", help="a game log written by `knap play` (or a simulation)")
-    replay.add_argument("--pack", help="the pack folder, when it has moved since the game was played")
+    replay = sub.add_parser("replay", help="replay a game log and check its final state", description=(
+        "Replay a game log and check that it reaches the final state it records, or check that a saved game "
+        "(`Game.save`) loads. Either file may come from anyone: a bad one is reported in one line (the file, "
+        "where in it, what is wrong) with exit 1."))
+    replay.add_argument("log", metavar="FILE", help="a game log written by `knap play` or `knap sim --logs`, "
+                        "or a saved game")
+    replay.add_argument("--pack", help="the pack folder or id (a log's own pack folder is used only when it lies inside the working folder or the log's folder)")
     replay.add_argument("--show", action="store_true", help="print the log of the replayed game")
 
 
+def _add_answer_limit(parser):
+    from .runtime.budget import MAX_ANSWERS_PER_TURN
+    parser.add_argument("--max-answers-per-turn", type=int, default=MAX_ANSWERS_PER_TURN, metavar="N",
+                        help="stop a game whose turn (or round) goes on for more than N answers without ending; "
+                        f"it is reported as stalled, with its seed (default: {MAX_ANSWERS_PER_TURN})")
+
+
 def _load_pack(name: str):
-    from .packs import resolve_target
+    from .cli import pack_target
     from .runtime.rules import PackError, load
 
-    target = resolve_target(name)
-    if target is None or not (target / "pack.yaml").is_file():
-        print(f"knap: `{name}` is not a pack folder or a built-in pack id", file=sys.stderr)
+    target = pack_target(name)
+    if target is None:
         return None
     try:
         return load(target)
@@ -65,7 +77,7 @@ def _load_pack(name: str):
         print(report.text(exc.diagnostics, lines), file=sys.stderr)
         print(f"knap: the pack `{name}` has errors; fix them (see `knap lint {name}`) before playing",
               file=sys.stderr)
-        return None
+        raise SystemExit(1)     # a content error, not a usage error (cli.main turns this into the exit code)
 
 
 def _pack_and_players(args):
@@ -82,12 +94,11 @@ def _pack_and_players(args):
 
 
 def play(args) -> int:
-    from rich.console import Console
-
     from .runtime import agents, session
     from .runtime.errors import ContentError
-    from .runtime.game import GameError
+    from .runtime.game import Game, GameError, Stalled
     from .runtime.terminal import HumanAgent, render
+    from .safe_text import console as safe_console, markup, plain
 
     loaded = _pack_and_players(args)
     if loaded is None:
@@ -97,7 +108,7 @@ def play(args) -> int:
     if bad:
         print(f"knap: --human takes a seat from 1 to {players}", file=sys.stderr)
         return EXIT_USAGE
-    console = Console()
+    console = safe_console()
     seats = []
     for seat in range(1, players + 1):
         seats.append(HumanAgent(console) if seat in args.human else agents.make(args.bots, args.seed * 31 + seat))
@@ -108,28 +119,37 @@ def play(args) -> int:
         lines = game.log_for(watcher or "P1")
         for line in lines[shown[0]:]:
             if not args.human:
-                console.print(f"[dim]{line}[/dim]")
+                console.print(f"[dim]{markup(line)}[/dim]")
         shown[0] = len(lines)
 
     try:
         oracle = None
         if args.oracle == "ask":     # the person at the table; the same one who plays a seat, if any
             oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or HumanAgent(console)
-        game = session.play(rules, players, args.seed, seats, on_step=narrate, oracle=oracle, watcher=watcher)
+        game = Game.new(rules, players, args.seed, max_answers_per_turn=args.max_answers_per_turn)
+        session.play_out(game, seats, on_step=narrate, oracle=oracle, watcher=watcher)
     except KeyboardInterrupt:
         console.print("\nGame abandoned.")
         return EXIT_CLEAN
+    except Stalled as exc:          # the log replays the game up to the stall
+        log_path = Path(args.log or f"knap-game-{args.seed}.json")
+        if not _write_game_log(game, log_path, seats):
+            return EXIT_FINDINGS
+        print(f"knap: the game stalled (seed {args.seed}): {plain(str(exc))}; its log is in {plain(str(log_path))} "
+              f"(`knap replay {plain(str(log_path))} --show`)", file=sys.stderr)
+        return EXIT_FINDINGS
     except (ContentError, GameError) as exc:
-        print(f"knap: the game cannot go on: {rules.describe(exc)}", file=sys.stderr)
+        print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6)
     result = game.state["result"]
     scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
-    console.print(f"[bold]Winner(s): {', '.join(result['winners']) or 'none'}[/bold] ({result['reason']})"
-                  + (f" — {scores}" if scores else ""))
+    console.print(f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
+                  f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else ""))
     log_path = Path(args.log or f"knap-game-{args.seed}.json")
-    session.write_log(game, log_path, agents=[getattr(s, "name", "?") for s in seats])
-    console.print(f"Log written to {log_path} (check it with `knap replay {log_path}`).")
+    if not _write_game_log(game, log_path, seats):
+        return EXIT_FINDINGS
+    console.print(markup(f"Log written to {log_path} (check it with `knap replay {log_path}`)."))
     return EXIT_CLEAN
 
 
@@ -149,10 +169,10 @@ def _agent_names(args):
 
 
 def sim(args) -> int:
-    from rich.console import Console
     from rich.progress import Progress
 
     from .runtime import sim as simulation
+    from .safe_text import console as safe_console, markup
 
     if args.compare and args.pack:
         print(f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
@@ -170,23 +190,23 @@ def sim(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    console = Console(stderr=True)
+    console = safe_console(stderr=True)
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{rules.pack_id}, {players} players", total=args.games)
+        task = progress.add_task(f"{markup(rules.pack_id)}, {players} players", total=args.games)
         summary = simulation.run(rules, args.games, players, names, args.seed, args.jobs, args.max_rounds,
-                                 progress=lambda: progress.advance(task), logs_dir=args.logs)
-    print_summary(summary, Console())
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    return EXIT_FINDINGS if summary["errors"] else EXIT_CLEAN
+                                 progress=lambda: progress.advance(task), logs_dir=args.logs,
+                                 max_answers_per_turn=args.max_answers_per_turn)
+    print_summary(summary, safe_console())
+    written = _logs_written(summary) & (not args.json or _write_json(args.json, summary))
+    return EXIT_FINDINGS if summary["errors"] or not written else EXIT_CLEAN
 
 
 def sim_compare(args) -> int:
     """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
-    from rich.console import Console
     from rich.progress import Progress
 
     from .runtime import sim as simulation
+    from .safe_text import console as safe_console, markup
 
     labels = list(args.compare)
     packs = []
@@ -209,16 +229,49 @@ def sim_compare(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        tasks = {side: progress.add_task(f"{side.upper()}: {label}, {players} players", total=args.games)
+    with Progress(console=safe_console(stderr=True), transient=True) as progress:
+        tasks = {side: progress.add_task(f"{side.upper()}: {markup(label)}, {players} players", total=args.games)
                  for side, label in zip("ab", labels, strict=True)}
         comparison = simulation.compare(packs[0], packs[1], args.games, players, names, args.seed, args.jobs,
                                         args.max_rounds, progress=lambda side: progress.advance(tasks[side]),
-                                        logs_dir=args.logs)
-    print_comparison(comparison, labels, Console())
-    if args.json:
-        Path(args.json).write_text(json.dumps(comparison, indent=2) + "\n", encoding="utf-8")
-    return EXIT_FINDINGS if comparison["a"]["errors"] or comparison["b"]["errors"] else EXIT_CLEAN
+                                        logs_dir=args.logs, max_answers_per_turn=args.max_answers_per_turn)
+    print_comparison(comparison, labels, safe_console())
+    written = _logs_written(comparison["a"]) & _logs_written(comparison["b"]) & \
+        (not args.json or _write_json(args.json, comparison))
+    return EXIT_FINDINGS if comparison["a"]["errors"] or comparison["b"]["errors"] or not written else EXIT_CLEAN
+
+
+def _write_game_log(game, path, seats) -> bool:
+    """Write a played game's log; False once a failed write has been reported (the path and why)."""
+    from .atomic import WriteError
+    from .runtime import session
+    from .safe_text import plain
+    try:
+        session.write_log(game, path, agents=[getattr(s, "name", "?") for s in seats])
+    except WriteError as exc:
+        print(f"knap: {plain(exc)}; the game's log is lost", file=sys.stderr)
+        return False
+    return True
+
+
+def _write_json(path, data) -> bool:
+    """`--json FILE`, whole or not at all; False once a failed write has been reported."""
+    from .atomic import WriteError, write_text
+    from .safe_text import plain
+    try:
+        write_text(path, json.dumps(data, indent=2) + "\n")
+    except WriteError as exc:
+        print(f"knap: {plain(exc)}", file=sys.stderr)
+        return False
+    return True
+
+
+def _logs_written(summary) -> bool:
+    """Report each `--logs` file that could not be written (the others are kept); False if any."""
+    from .safe_text import plain
+    for problem in dict.fromkeys(summary.get("log_errors", [])):     # a folder that cannot be made: once
+        print(f"knap: {plain(problem)}", file=sys.stderr)
+    return not summary.get("log_errors")
 
 
 def _signed(value, digits: int) -> str:
@@ -235,11 +288,13 @@ def print_comparison(comparison, labels, console):
     from rich import box
     from rich.table import Table
 
+    from .safe_text import markup
+
     diff = comparison["differences"]
     for side, label in zip("ab", labels, strict=True):
         summary = comparison[side]
         shown = label if label.replace("-", "_") == summary["pack"] else f"{label} ({summary['pack']})"
-        console.print(f"[bold]{side.upper()}[/bold] = {shown}: {summary['played']} of {summary['games']} games "
+        console.print(f"[bold]{side.upper()}[/bold] = {markup(shown)}: {summary['played']} of {summary['games']} games "
                       f"played, {summary['errors']} ended in an error", soft_wrap=True)
     first, last = diff["seeds"]
     console.print(f"{diff['players']} players ({', '.join(diff['agents'])}), seeds {first}–{last} for both")
@@ -281,7 +336,7 @@ def print_comparison(comparison, labels, console):
     else:
         rate_row("games with a winner %", final, end_section=True)
     for reason, row in diff["endings"].items():
-        count_row(f"ended: {reason}", row)
+        count_row(f"ended: {markup(reason)}", row)
     count_row("stalled", diff["stalled"])
     count_row("errors", diff["errors"])
     console.print(table)
@@ -289,16 +344,31 @@ def print_comparison(comparison, labels, console):
     for side in "ab":
         summary = comparison[side]
         for sample in summary["error_samples"]:
-            console.print(f"[red]{side.upper()}, seed {sample['seed']}: {sample['error']}[/red]")
+            console.print(f"[red]{side.upper()}, seed {sample['seed']}: {markup(sample['error'])}[/red]",
+                          soft_wrap=True)
         if summary["stalled"]["count"]:
-            console.print(f"[yellow]{side.upper()}: {summary['stalled']['count']} game(s) stalled at the round "
-                          f"limit; seeds: {', '.join(map(str, summary['stalled']['seeds']))}[/yellow]")
+            console.print(f"[yellow]{side.upper()}: {summary['stalled']['count']} game(s) stalled (at the round "
+                          f"limit, or in a turn that never ended); seeds: "
+                          f"{', '.join(map(str, summary['stalled']['seeds']))}[/yellow]")
+        for sample in summary.get("stall_samples", []):
+            console.print(f"[yellow]{side.upper()}, seed {sample['seed']}: {markup(sample['why'])}[/yellow]",
+                          soft_wrap=True)
+
+
+def _figure(value) -> str:
+    """A number of the summary as printed: a huge one (a content bug) shortened, none as a dash."""
+    if value is None:
+        return "—"
+    text = str(value)
+    return text if len(text) <= 15 else f"{text[:6]}… ({len(text.lstrip('-'))} digits)"
 
 
 def print_summary(summary, console):
     from rich.table import Table
 
-    console.print(f"[bold]{summary['pack']}[/bold]: {summary['played']} of {summary['games']} games played, "
+    from .safe_text import markup
+
+    console.print(f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
                   f"{summary['errors']} ended in an error; {summary['players']} player{'s' if summary['players'] != 1 else ''}, seed {summary['seed']}")
     counter = summary["score_counter"]      # None: a game won or lost, with no score (a solo game)
     score_columns = ("mean", "sd", "min", "median", "max") if counter else ()
@@ -310,7 +380,7 @@ def print_summary(summary, console):
         score = row["score"] or {}
         table.add_row(row["seat"], row["agent"], f"{row['wins']:g}", f"{row['win_rate']:.1%}",
                       f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
-                      *[str(score.get(k, "")) for k in score_columns])
+                      *[_figure(score.get(k, "")) for k in score_columns])
     console.print(table)
     if len(summary["per_agent"]) > 1:
         agents_table = Table(title="Win rate by agent")
@@ -324,49 +394,117 @@ def print_summary(summary, console):
     if turns:
         console.print(f"Game length: {turns['mean']} turns on average (sd {turns['sd']}, {turns['min']}–"
                       f"{turns['max']}); {decisions['mean']} decisions on average")
-    console.print("How games ended: " + (", ".join(f"{k} {v}" for k, v in summary["endings"].items()) or "—"))
+    console.print("How games ended: " + (", ".join(f"{markup(k)} {v}" for k, v in summary["endings"].items()) or "—"))
     distribution = summary["score_distribution"]
     if distribution:
-        console.print("Final scores (value: how often): " + ", ".join(f"{k}: {v}" for k, v in distribution.items()))
+        console.print("Final scores (value: how often): " + ", ".join(f"{_figure(k)}: {v}"
+                                                                     for k, v in distribution.items()))
     stalled = summary["stalled"]
     if stalled["count"]:
-        console.print(f"[yellow]{stalled['count']} game(s) stalled at the round limit (a content bug: see "
-                      f"docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}[/yellow]")
+        console.print(f"[yellow]{stalled['count']} game(s) stalled at the round limit or in a turn that never "
+                      f"ended (a content bug: see docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}"
+                      "[/yellow]")
+    for sample in summary.get("stall_samples", []):
+        console.print(f"[yellow]seed {sample['seed']}: {markup(sample['why'])}[/yellow]", soft_wrap=True)
     for sample in summary["error_samples"]:
-        console.print(f"[red]seed {sample['seed']}: {sample['error']}[/red]")
+        console.print(f"[red]seed {sample['seed']}: {markup(sample['error'])}[/red]", soft_wrap=True)  # one line
 
 
 def replay(args) -> int:
-    from .runtime import session
+    """`knap replay FILE`: a game log is replayed and its final state checked; a saved game is loaded and
+    checked. Either may come from a stranger: a bad file is one line (the file, where in it, what is
+    wrong) and exit 1; a missing file is a usage error (exit 2)."""
+    from .runtime import persist, session
     from .runtime.errors import ContentError
     from .runtime.game import GameError
+    from .safe_text import plain
 
+    name = plain(args.log)
     try:
-        log = json.loads(Path(args.log).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"knap: cannot read the log {args.log}: {exc}", file=sys.stderr)
+        data = persist.read(args.log)
+    except FileNotFoundError:
+        print(f"knap: {name}: no such file", file=sys.stderr)
         return EXIT_USAGE
-    if not isinstance(log, dict) or log.get("format") != session.LOG_FORMAT:
-        print(f"knap: {args.log} is not a Knapper game log", file=sys.stderr)
-        return EXIT_USAGE
-    pack = args.pack or log.get("pack_path") or log.get("pack")
-    if not Path(str(pack)).is_dir():
-        pack = log.get("pack")
+    except OSError as exc:
+        print(f"knap: cannot read {name}: {plain(exc.strerror or exc)}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    kind = persist.kind_of(data)
+    if kind is None:
+        print(f"knap: {name}: this is not a Knapper game log (nor a saved game): it has no "
+              f"`\"format\": \"{session.LOG_FORMAT}\"`", file=sys.stderr)
+        return EXIT_FINDINGS
+    try:
+        (persist.check_log if kind == "log" else persist.check_save_schema)(data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    pack = args.pack or (_recorded_pack(data.get("pack_path"), name) if kind == "log" else None) or data["pack"]
     rules = _load_pack(str(pack))
     if rules is None:
         return EXIT_USAGE
+    if kind == "save":
+        return _check_save(name, rules, data)
     try:
-        game = session.replay(rules, log)
+        game = session.replay(rules, data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
     except (GameError, ContentError) as exc:
-        print(f"knap: the log does not replay: {rules.describe(exc)}", file=sys.stderr)
+        print(f"knap: {name}: the log does not replay: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
     if args.show:
         for line in game.log_for(None):
-            print(line)
+            print(plain(line))
     actual = game.state_hash()
-    if actual != log.get("final_hash"):
-        print(f"knap: the replayed game differs from the log: final state {actual[:16]}…, "
-              f"the log says {str(log.get('final_hash'))[:16]}…", file=sys.stderr)
+    if actual != data["final_hash"]:
+        print(f"knap: {name}: the replayed game differs from the log: final state {actual[:16]}…, "
+              f"the log says {data['final_hash'][:16]}…", file=sys.stderr)
         return EXIT_FINDINGS
-    print(f"{args.log}: {len(log['decisions'])} decisions replayed; final state matches ({actual[:16]}…)")
+    print(f"{name}: {len(data['decisions'])} decisions replayed; final state matches ({actual[:16]}…)")
+    return EXIT_CLEAN
+
+
+def _recorded_pack(pack_path, log_name: str) -> str | None:
+    """The pack folder a log names, trusted only inside the roots knap was given: the working folder or
+    the log's own folder (a log from a stranger must not make knap read a folder elsewhere). Otherwise
+    None, and the pack is looked up by the log's pack id (`--pack` names another)."""
+    if not isinstance(pack_path, str) or not pack_path:
+        return None
+    roots = [Path.cwd().resolve(), Path(log_name).resolve().parent]
+    folder = Path(pack_path) if Path(pack_path).is_absolute() else Path.cwd() / pack_path
+    folder = folder.resolve()
+    if folder.is_dir() and any(folder.is_relative_to(root) for root in roots):
+        return str(folder)
+    print("knap: the log's pack folder lies outside the working folder and the log's folder, so it is not read; "
+          "the pack is looked up by its id (name its folder with --pack)", file=sys.stderr)
+    return None
+
+
+def _bad_record(name: str, exc) -> int:
+    """One line for a log or save that cannot be used: `FILE:LINE:COL: ...` or `FILE: /pointer: ...`."""
+    from .safe_text import plain
+    where = f"{name}:{exc.where}" if exc.line else f"{name}: {exc.where}" if exc.where else name
+    print(f"knap: {where}: {plain(exc.message)}", file=sys.stderr)
+    return EXIT_FINDINGS
+
+
+def _check_save(name: str, rules, state) -> int:
+    from .runtime import persist
+    from .runtime.errors import ContentError
+    from .safe_text import plain
+    try:
+        game = persist.load_game(rules, state, schema_checked=True)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    except ContentError as exc:
+        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        return EXIT_FINDINGS
+    turn = game.state["turn"]
+    if game.over:
+        what = "the game is over"
+    else:
+        decision = game.decision
+        what = f"{', '.join(decision.players)} to answer ({decision.kind})"
+    print(f"{name}: a saved game of `{rules.pack_id}`, {len(game.state['players'])} players, turn {turn['number']}, "
+          f"{len(game.state['history'])} answers in; it loads: {what} ({game.state_hash()[:16]}…)")
     return EXIT_CLEAN

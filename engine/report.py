@@ -1,12 +1,18 @@
 """Print diagnostics: text with the quoted line and a caret for people; json, GitHub annotations and
-SARIF 2.1.0 for programs. Output is stable: sorted, no timestamps."""
+SARIF 2.1.0 for programs. Output is stable: sorted, no timestamps.
+
+Files, messages and source lines may hold any character a stranger's pack holds: the text and GitHub
+reports show control and bidi characters as escapes (`\\x1b`, `\\u202e`), json and SARIF keep every value
+exact but write those characters as JSON escapes (`safe_text`), so no report can drive a terminal."""
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 from . import __version__
 from .diagnostics import RULES, STAGES, Diagnostic, Severity
+from .safe_text import dumps, visible
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -22,25 +28,24 @@ def _source_line(d: Diagnostic, lines_of) -> str:
 def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     out = []
     for d in diags:
-        head = f"{d.file}:{d.line}:{d.col}: {d.code} {d.message}"
+        file, message = visible(d.file, lines=False), visible(d.message)
+        head = f"{file}:{d.line}:{d.col}: {d.code} {message}"
         if color:
             tint = {"error": "\033[31m", "warning": "\033[33m"}.get(d.severity.value, "\033[36m")
-            head = f"\033[1m{d.file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {d.message}"
+            head = f"\033[1m{file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {message}"
         out.append(head)
         source = _source_line(d, lines_of)
         if source.strip():
             number = f"{d.line:>5} | "
-            shown = source.expandtabs(1)
-            if len(shown) > 160:  # keep the caret's neighbourhood of a very long line
-                start = max(0, d.col - 80)
-                shown = ("..." if start else "") + shown[start:start + 160]
-                caret_col = d.col - start + (3 if start else 0)
-            else:
-                caret_col = d.col
-            out.append(f"{number}{shown}")
+            line = source.expandtabs(1)
+            start = max(0, d.col - 80) if len(line) > 160 else 0   # a very long line: the caret's neighbourhood
+            window, prefix = line[start:start + 160], "..." if start else ""
+            # the caret counts what is shown before it: an escaped character takes several columns
+            caret_col = len(prefix) + len(visible(window[:max(d.col - 1 - start, 0)], lines=False)) + 1
+            out.append(f"{number}{prefix}{visible(window, lines=False)}")
             out.append(" " * len(number) + " " * max(caret_col - 1, 0) + "^")
         if d.hint:
-            out.append(f"      = hint: {d.hint}")
+            out.append(f"      = hint: {visible(d.hint)}")
     errors = sum(1 for d in diags if d.severity == Severity.ERROR)
     warnings = sum(1 for d in diags if d.severity == Severity.WARNING)
     if diags:
@@ -57,7 +62,7 @@ def as_json(diags: list[Diagnostic], stats=None, files: int = 0) -> str:
                            "total": len(diags)}}
     if stats is not None:
         payload["stats"] = [s.to_json() for s in stats]
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+    return dumps(payload, indent=2)
 
 
 def _escape_property(value: str) -> str:
@@ -72,8 +77,9 @@ def github(diags: list[Diagnostic]) -> str:
     lines = []
     for d in diags:
         level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
-        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
-        lines.append(f"::{level} file={_escape_property(d.file)},line={max(d.line, 1)},col={max(d.col, 1)},"
+        message = visible(d.message + (f" (hint: {d.hint})" if d.hint else ""))
+        file = _escape_property(visible(d.file, lines=False))
+        lines.append(f"::{level} file={file},line={max(d.line, 1)},col={max(d.col, 1)},"
                      f"title={_escape_property(d.code)}::{_escape_data(message)}")
     return "\n".join(lines)
 
@@ -97,12 +103,11 @@ def sarif(diags: list[Diagnostic]) -> str:
         })
     results = []
     for d in diags:
-        uri = Path(d.file).as_posix() if d.file else "."
         region = {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)}
         result = {
             "ruleId": d.code, "ruleIndex": index[d.code], "level": _LEVEL[d.severity],
             "message": {"text": d.message + (f" Hint: {d.hint}" if d.hint else "")},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.file),
                                                 "region": region}}],
         }
         results.append(result)
@@ -112,11 +117,29 @@ def sarif(diags: list[Diagnostic]) -> str:
         "runs": [{
             "tool": {"driver": {"name": "knap", "version": __version__, "informationUri":
                                 "https://knapper.invalid/docs/lint", "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": _folder_uri(Path.cwd())}},
             "results": results,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False)
+    return dumps(log, indent=2)
+
+
+def _folder_uri(folder: Path) -> str:
+    """A folder as SARIF wants a base URI: absolute `file://`, ending with `/`."""
+    uri = folder.as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def _artifact_location(file: str) -> dict:
+    """Where a finding is, as an RFC 3986 URI (SARIF1002, SARIF1004): a percent-encoded path relative to
+    `%SRCROOT%` (the working folder) for a file inside it, an absolute `file://` URI for any other."""
+    here = Path.cwd()
+    path = Path(os.path.normpath(here / file)) if file else here
+    try:
+        relative = path.relative_to(here).as_posix()
+    except ValueError:
+        return {"uri": path.as_uri()}
+    return {"uri": quote_from_bytes(os.fsencode(relative), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def explain(code: str) -> str | None:

@@ -23,5 +23,6 @@ def read_text(folder: str, filename: str) -> str:
 
 
 def builtin_pack(pack_id: str) -> Path | None:
-    candidate = root("content") / pack_id
-    return candidate if (candidate / "pack.yaml").is_file() else None
+    """The built-in pack `pack_id` (`-` and `_` alike); an id that is not a pack id (a path) finds nothing."""
+    from .pack_search import pack_in
+    return pack_in(root("content"), pack_id)

@@ -6,7 +6,6 @@ later stages which fields hold DSL texts and which hold ids; `field_roles` reads
 """
 from __future__ import annotations
 
-import difflib
 import json
 
 from functools import lru_cache
@@ -16,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from . import resources
 from .diagnostics import Diagnostic
+from .suggestions import suggest
 
 BASE_URI = "https://knapper.invalid/schemas/"
 
@@ -156,16 +156,20 @@ def validate(data: dict, file: str, doc_index: int) -> list[Diagnostic]:
     """Check one document. Diagnostics carry `path`; the caller resolves it to a line and column."""
     kind = data.get("kind")
     if kind not in kinds():
-        close = difflib.get_close_matches(str(kind), kinds(), n=1) if kind is not None else []
         message = "the document has no `kind`" if kind is None else f"unknown kind {_shown(kind)}"
-        hint = f"did you mean `{close[0]}`?" if close else "kinds: " + ", ".join(kinds())
+        hint = (suggest(str(kind), kinds()) if kind is not None else "") or "kinds: " + ", ".join(kinds())
         return [Diagnostic("S007", message, file, hint=hint, doc_index=doc_index,
                            path=("kind",) if kind is not None else ())]
     if is_valid(kind, data):
         return []
-    out = []
+    out, seen = [], set()
     for error in validator(kind).iter_errors(data):
-        out.extend(_convert(error, kind, file, doc_index))
+        for diag in _convert(error, kind, file, doc_index):
+            # jsonschema gives one `required` error per missing property, each naming them all
+            key = (diag.code, diag.path, diag.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(diag)
     return out
 
 
@@ -226,8 +230,7 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         elif rule == "additionalProperties":
             allowed = set(err.schema.get("properties", {}))
             for extra in sorted(set(value) - allowed):
-                close = difflib.get_close_matches(extra, allowed, n=1, cutoff=0.6)
-                hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(sorted(allowed))
+                hint = suggest(extra, allowed) or "allowed: " + ", ".join(sorted(allowed))
                 diag("S002", f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""), hint,
                      at=path + (extra,), at_key=True)
         elif rule == "type":
@@ -237,9 +240,15 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
                  "quote numbers that are meant as text" if "string" in expected else "")
         elif rule in ("enum", "const"):
             options = err.validator_value if rule == "enum" else [err.validator_value]
-            close = difflib.get_close_matches(str(value), [str(o) for o in options], n=1)
-            hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(str(o) for o in options)
+            hint = suggest(str(value), [str(o) for o in options]) or "allowed: " + ", ".join(str(o) for o in options)
             diag("S004", f"{where} is {_shown(value)}; it must be one of: {', '.join(str(o) for o in options)}", hint)
+        elif rule == "pattern" and "propertyNames" in err.absolute_schema_path and isinstance(value, str):
+            # a key of the wrong form: said at the key, not at the mapping that holds it
+            hint = err.schema.get("description") or ("ids are lower-case snake_case, like `stone_knife`"
+                                                     if "a-z" in str(err.validator_value) else
+                                                     f"it must match `{err.validator_value}`")
+            diag("S005", f"the key {_shown(value)} of {where} does not have the required form", hint,
+                 at=path + (value,), at_key=True)
         elif rule in ("pattern", "format"):
             hint = "ids are lower-case snake_case, like `stone_knife`" if "a-z" in str(err.validator_value) else \
                 f"it must match `{err.validator_value}`"

@@ -9,11 +9,11 @@ path only when a diagnostic needs it.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 
 import yaml
 
+from .confine import LinkOutside, Root, root_of
 from .diagnostics import Diagnostic
 
 try:  # the C composer ships in PyYAML's wheels; the pure one is a fallback
@@ -261,21 +261,30 @@ def _yaml_hint(problem: str, context: str | None) -> str:
     return "check indentation, quotes and brackets around this position"
 
 
-def read_regular(path: str) -> bytes | None:
+def read_regular(path: str, root: Root | None = None) -> bytes | None:
     """At most one byte past the size limit of a regular file (enough to tell it is too large); None for
-    anything else, since a FIFO or a device would block or never end."""
+    anything else (a FIFO or a device would block or never end) and for a link leading out of `root`
+    (by default the file's pack, else its folder: confine.py)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    except OSError:
+        return (root or root_of(path)).read(path, MAX_FILE_BYTES + 1)
+    except LinkOutside:
         return None
 
 
-def load_file(path: str) -> LoadedFile:
-    """Read and parse one file, with type, size and encoding checks before any parsing."""
-    raw = read_regular(path)
+def _link_outside(path: str) -> LoadedFile:
+    """The result for a link leading out of its pack: one finding at the link, nothing of the target."""
+    return LoadedFile(path, "", [], [Diagnostic(
+        "P009", "this is a link leading out of the pack; knap does not follow it", path, 1, 1,
+        "copy the file into the pack (a pack may itself be a link to a folder, as a whole)")])
+
+
+def load_file(path: str, root: Root | None = None) -> LoadedFile:
+    """Read and parse one file, with type, size and encoding checks before any parsing. `root`: the
+    folder it must not lead out of (confine.py); by default its pack's folder."""
+    try:
+        raw = (root or root_of(path)).read(path, MAX_FILE_BYTES + 1)
+    except LinkOutside:
+        return _link_outside(path)
     if raw is None:
         return LoadedFile(path, "", [], [Diagnostic("P003", "cannot read this as a regular file", path, 1, 1,
                                                     "packs hold plain, readable files only")])

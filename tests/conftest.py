@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,19 @@ id: vp
 name: Victory points
 owner: player
 """
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_user_cache_folder(tmp_path_factory):
+    """knap keeps its cache key in the user's cache folder (engine/lint_cache.py): tests, and the
+    processes they start, use one of their own and never touch the real home."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
 
 
 @pytest.fixture

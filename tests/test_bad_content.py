@@ -225,6 +225,16 @@ def _unreadable(root: Path):
         pytest.skip("cannot create a symbolic link here")
 
 
+def _link_out_of_the_pack(root: Path):
+    """A YAML file of the pack that is a symbolic link to a file outside the pack (never read: P009)."""
+    outside = root.parent / "private.yaml"
+    outside.write_text("token: [do-not-print\n", encoding="utf-8")
+    try:
+        os.symlink(outside, root / "env.yaml")
+    except (OSError, NotImplementedError):
+        pytest.skip("cannot create a symbolic link here")
+
+
 def _integer_with_5000_digits(root: Path):
     """Python refuses to convert integers longer than 4300 digits (sys.get_int_max_str_digits)."""
     (root / "box.yaml").write_text("kind: component\nid: box\nname: Box\ncount: " + "9" * 5000 + "\n",
@@ -267,6 +277,7 @@ GENERATED = {
     "y007_block_200_levels": (_block_200, [Expect("deep.yaml", 70, 131, "Y007")]),
     "y005_alias_bomb_generated": (_alias_bomb, [Expect("bomb.yaml", None, None, "Y005")]),
     "p003_unreadable_file": (_unreadable, [Expect("missing.yaml", 1, 1, "P003")]),
+    "p009_link_out_of_the_pack": (_link_out_of_the_pack, [Expect("env.yaml", 1, 1, "P009")]),
     # packs that extend packs: the other pack is a sibling folder written next to the case
     "p008_broken_base": (_broken_base, [Expect("pack.yaml", 6, 11, "P008")]),
     "p005_two_pack_cycle": (_two_pack_cycle, [Expect("pack.yaml", 6, 11, "P005")]),

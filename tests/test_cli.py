@@ -139,10 +139,10 @@ def test_cache_reuses_results_and_notices_changes(make_pack, knap, tmp_path):
     assert (code, again) == (1, out)
 
 
-def test_a_named_file_is_checked_with_its_pack_but_only_its_findings_shown(make_pack, lint_json):
+def test_a_named_file_is_checked_with_its_pack_and_all_its_findings_shown(make_pack, lint_json):
     pack = make_pack({"a.yaml": CARD + "colour: red\n", "b.yaml": CARD.replace("axe", "adze") + "hue: 1\n"})
     code, found = lint_json(pack / "b.yaml")
-    assert code == 1 and [(f, c) for f, _, _, c, _ in found] == [("b.yaml", "S002")]
+    assert code == 1 and [(f, c) for f, _, _, c, _ in found] == [("a.yaml", "S002"), ("b.yaml", "S002")]
 
 
 def test_files_outside_packs(tmp_path, lint_json):

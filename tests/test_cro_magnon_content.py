@@ -91,7 +91,9 @@ def test_first_technologies_lie_in_their_rows(docs):
 
 
 def test_technology_decks_and_their_properties(docs):
-    """"4. Using Technologies": 12 cards of each kind; dwellings raise the hand limit and improve by 1-3."""
+    """"4. Using Technologies": 12 cards of each kind; "Each Dwelling technology has the property of
+    increasing the limit of cards held" (a hand-limit icon of at least 1) and Improve Dwelling allows "from
+    1 to 3" Spoils."""
     techs = [d for d in docs if d["kind"] == "card" and d["type"] == "technology"]
     by_deck = Counter(d["deck"] for d in techs)
     assert by_deck["weapons_deck"] == by_deck["daily_life_deck"] == by_deck["dwelling_deck"] == 12
@@ -100,7 +102,7 @@ def test_technology_decks_and_their_properties(docs):
         if kind:
             assert kind in d["tags"] and d["cost"] and d["stats"]["vp"] >= 1
         if "dwelling" in d["tags"]:
-            assert 1 <= d["stats"]["improve_dwelling"] <= 3 and d["stats"]["hand_limit"] >= 0
+            assert 1 <= d["stats"]["improve_dwelling"] <= 3 and d["stats"]["hand_limit"] >= 1, d["id"]
 
 
 def test_unprinted_values_are_marked(docs):

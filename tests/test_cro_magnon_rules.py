@@ -605,8 +605,7 @@ def test_improve_dwelling_up_to_its_spoils_for_as_many_vp():
     """Rulebook "Dwelling": Improve Dwelling (1 AP) discards up to the number of Spoils shown (Hut: 2) for
     as many VP; the dwelling is turned 180 degrees and cannot improve again."""
     g = game(tableaus={"P1": ["hut"]}, hands={"P1": ["spoils"] * 3})
-    answer(g, "Improve Dwelling")
-    answer(g, "Spoils")
+    answer(g, "Improve Dwelling")                        # the first Spoils is not optional: taken at once
     answer(g, "Spoils")
     assert vp(g) == 2 and ids(g, "hand:P1") == ["spoils"]
     assert ids(g, "spoils_discard") == ["spoils", "spoils"]
@@ -622,10 +621,33 @@ def test_improve_dwelling_with_fewer_spoils_than_shown():
     """Rulebook "Dwelling": at will the player may discard fewer Spoils than the icon shows."""
     g = game(tableaus={"P1": ["hut"]}, hands={"P1": ["spoils"] * 3})
     answer(g, "Improve Dwelling")
-    answer(g, "Spoils")
     answer(g, "done")
     assert vp(g) == 1 and ids(g, "hand:P1") == ["spoils", "spoils"]
     assert orients(g, "tableau:P1") == [2]
+
+
+def test_improve_dwelling_is_not_offered_without_spoils():
+    """Rulebook "Dwelling": Improve Dwelling discards "from 1 to 3 Spoils cards" for as many VP; with no
+    Spoils in hand there is nothing to discard, so the action is not offered: no AP is spent and the
+    dwelling is not turned for nothing."""
+    g = game(tableaus={"P1": ["hut"]}, hands={"P1": ["wood", "clay"]})
+    assert "Improve Dwelling" not in options(g)
+    assert ap(g) == 2 and orients(g, "tableau:P1") == [0]
+
+
+def test_improve_dwelling_discards_at_least_one_spoils():
+    """Rulebook "Dwelling": "from 1 to 3 Spoils cards"; fewer than shown at will, but at least 1: the first
+    Spoils card is not optional (no "done" before it)."""
+    g = game(tableaus={"P1": ["stone_wall"]}, hands={"P1": ["spoils"] * 2})
+    answer(g, "Improve Dwelling")
+    # the first pick has one possible answer (the engine answers it): "done" comes only from the second
+    assert prompt(g) == "Discard a Spoils card for 1 VP? (2 of 2)"
+    assert options(g) == ["Spoils (P1's hand)", "done"]
+    answer(g, "done")
+    assert vp(g) == 1 and ids(g, "hand:P1") == ["spoils"] and orients(g, "tableau:P1") == [2]
+    g = game(tableaus={"P1": ["stone_wall"]}, hands={"P1": ["spoils"]})
+    answer(g, "Improve Dwelling")
+    assert at_menu(g) and vp(g) == 1 and ids(g, "hand:P1") == [] and ap(g) == 1
 
 
 # ---------------------------------------------------------------------------------------------- 13. hand limit

@@ -176,21 +176,35 @@ def test_founding_a_settlement_costs_four_action_points_and_wins():
 
 
 def test_founding_is_not_possible_once_an_action_point_is_spent():
-    """"Special Rules for the Solo Game": with 4 AP a turn and a cost of 4 AP, a settlement is founded
-    only in a turn where no AP has been spent yet."""
+    """"Special Rules for the Solo Game": "Founding a Settlement" costs 4 AP, the 4 AP of a turn: with 1 AP
+    spent the player cannot pay it."""
     g = settlement_ready(decks={"forest": ["wood"]})
     answer(g, "Explore Terrain")
     answer(g, "Forest")
     assert ap(g) == 3 and "Founding a Settlement" not in options(g)
 
 
-def test_free_actions_may_come_before_founding():
-    """"Playing the Solo Game": actions in any order — a free Natural Exchange (no AP) leaves the 4 AP
-    the settlement costs (the full game's "whole turn" rule gives way to the cost in AP)."""
+def test_founding_still_takes_the_whole_turn_after_ap_won_back():
+    """"Solo Mode": "All the main rules of the game remain in force", and the solo rules change only the
+    cost of "Founding a Settlement" (4 AP): "6. Founding a Settlement" still takes the whole turn, "No other
+    actions may be performed in that turn!". An AP won back by declining a hunt ("Declining the hunt on a
+    herbivore": +1 AP) brings the 4 AP back, yet another action was performed: no settlement this turn."""
+    g = settlement_ready(decks={"forest": ["deer_bird"]})
+    answer(g, "Explore Terrain")
+    answer(g, "Forest")
+    answer(g, "no")                                   # declines the hunt: +1 AP
+    assert ap(g) == 4 and at_menu(g)
+    assert "Founding a Settlement" not in options(g)
+
+
+def test_no_free_action_before_founding():
+    """"6. Founding a Settlement" (in force in the solo game, "All the main rules of the game remain in
+    force"): "No other actions may be performed in that turn!" — not even a free Natural Exchange (0 AP)."""
     g = settlement_ready(hand=["clay", "clay"])
+    assert "Founding a Settlement" in options(g)
     answer(g, "Natural Exchange")
     assert ids(g, "hand:P1") == ["spoils"] and ap(g) == 4
-    assert "Founding a Settlement" in options(g)
+    assert "Founding a Settlement" not in options(g)
 
 
 def test_no_attack_and_no_improve_dwelling():

@@ -157,7 +157,7 @@ def test_token_soup_gives_only_problems(text):
         ir, found = dsl.compile_text(text, mode, SYMBOLS)
         assert (ir is None) == any(p.code in ("D001", "D005") for p in found)
         for p in found:
-            assert p.code in ("D001", "D002", "D003", "D004", "D005") and 0 <= p.offset <= max(len(text), 1)
+            assert p.code in ("D001", "D002", "D003", "D004", "D005", "D006") and 0 <= p.offset <= max(len(text), 1)
 
 
 @settings(max_examples=300, deadline=None)

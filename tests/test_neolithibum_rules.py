@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scenario import (
     answer,
     ids,
@@ -20,6 +22,7 @@ from scenario import (
     prompt,
     put,
     ready,
+    ruleset,
     set_counter,
     stack_deck,
 )
@@ -41,6 +44,7 @@ CHOOSE_CARD = "Which action card do you play this round?"
 AIM = "At which player does your card point?"
 OBJECTION = "Does the stone lie properly, or do you object?"
 HOLD_FIRM = "Your stone is doubted. Hold firm"
+LAST_DOUBT = "Your stone is doubted and may not be placed again"
 TRY_AGAIN = "Only your own stone fell. Try again?"
 FROM_PIT = "Take a piece from the bone pit"
 GIVE_FROM_PIT = "Give the winner a piece from the bone pit"
@@ -76,6 +80,14 @@ def game(players=2, *, meals=None, skulls=None, pit=(), bag=(), temple=(), handi
     for category, top in (handicaps or {}).items():
         stack_deck(g, f"handicaps_{category}", top)
     return ready(g)
+
+
+def with_parameters(g, **values):
+    """Change the pack's parameters of a game already loaded (a save holds the pack's own parameters, so the
+    change is made after loading, in memory)."""
+    assert set(values) <= set(g.params)
+    g.params.update(values)
+    return g
 
 
 def meals(g, player):
@@ -424,6 +436,91 @@ def test_placing_again_after_an_objection_does_not_use_up_the_tries():
     assert g.decision.kind == "ask" and prompt(g).startswith(TRY_AGAIN)
 
 
+def test_a_doubted_stone_is_placed_again_at_most_replacings_times():
+    """Rulebook "Law of the Hardest Club" (accepting the protest means placing the stone again; no limit
+    printed): the pack allows `replacings` (3) placings again per turn, an assumption that keeps a turn
+    finite. After the third, a fourth doubt may not be met by placing again: the carrier holds firm or takes
+    the stone back (no stone, no piece, the meals stay handed in); he is never offered a placing that does
+    not come."""
+    g = game(2, bag=["upper_jaw"])
+    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
+    for _ in range(3):
+        land(g, "it stays")
+        objections(g, P2=True)
+        assert prompt(g).startswith(HOLD_FIRM)
+        answer(g, "no")
+        assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]
+    land(g, "it stays")
+    objections(g, P2=True)
+    assert g.decision.players == ["P1"] and prompt(g).startswith(LAST_DOUBT)
+    answer(g, "no")                                            # takes it back
+    assert ids(g, "temple") == [] and len(ids(g, "small_stones")) == 8
+    assert ids(g, "skull:P1") == [] and meals(g, "P1") == 4
+    assert "The stone may not be placed again: it goes back and the Stone Carrier card is spent" in log(g)
+    assert prompt(g).startswith(COWARDICE)                     # no stone stayed this round
+
+
+def test_with_no_placing_again_left_a_lost_duel_takes_the_stone_back():
+    """Rulebook "Law of the Hardest Club": "If the doubter wins, the player must place his stone again"; with
+    `replacings` used up (0 here) he may not: the stone goes back, the doubter receives his piece."""
+    g = game(2, bag=["brow_ridge", "upper_jaw"])
+    with_parameters(g, replacings=0)
+    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
+    land(g, "it stays")
+    objections(g, P2=True)
+    assert prompt(g).startswith(LAST_DOUBT)
+    answer(g, "yes")                                           # holds firm
+    answer(g, "0", "P1")
+    answer(g, "1", "P2")
+    assert ids(g, "skull:P2") == ["brow_ridge"] and ids(g, "skull:P1") == []
+    assert ids(g, "temple") == [] and len(ids(g, "small_stones")) == 8
+    assert g.decision.kind != "oracle" and prompt(g).startswith(COWARDICE)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), retries=st.integers(0, 2), replacings=st.integers(0, 3))
+def test_tries_after_a_fall_and_placings_again_are_bounded_apart(data, retries, replacings):
+    """Rulebook "Stone Carriers" ("you may try again") and "Law of the Hardest Club" ("place the stone
+    again"), each bounded by its own parameter (`retries`, `replacings`; assumptions): whatever the table
+    answers, a carrier's own stone falls back at most `retries` times before he is no longer asked, is
+    placed again after a doubt at most `replacings` times, so placed at most 1 + retries + replacings times;
+    and every "Try again?" or accepted protest answered so leads to a new placing (an oracle), never to
+    nothing."""
+    g = with_parameters(game(2), retries=retries, replacings=replacings)
+    play(g, P1=("small", "P2"), P2=("clubman", "P1"))
+    placings = falls = again = 0
+    while g.decision is not None:
+        kind, asked = g.decision.kind, prompt(g)
+        if kind == "oracle":
+            placings += 1
+            outcome = data.draw(st.sampled_from(["it stays", "only this stone falls"]))
+            falls += outcome == "only this stone falls"
+            land(g, outcome)
+            continue
+        if asked == OBJECTION:
+            objections(g, P2=data.draw(st.booleans()))
+            continue
+        if kind == "bid":
+            for player in list(g.decision.players):
+                answer(g, data.draw(st.sampled_from(options(g, player))), player)
+            continue
+        if asked.startswith((FROM_PIT, GIVE_FROM_PIT)):
+            answer(g, "no")
+            continue
+        if asked.startswith((TRY_AGAIN, HOLD_FIRM, LAST_DOUBT)):
+            yes = data.draw(st.booleans())
+            answer(g, "yes" if yes else "no")
+            if asked.startswith(TRY_AGAIN) and yes:
+                assert g.decision.kind == "oracle", "a try again that does nothing"
+            if asked.startswith(HOLD_FIRM) and not yes:
+                assert g.decision.kind == "oracle", "a placing again that does nothing"
+                again += 1
+            continue
+        break                                                  # P1's card is carried out
+    assert falls <= retries + 1 and again <= replacings
+    assert placings <= 1 + retries + replacings
+
+
 # ---------------------------------------------------------------------------------------------- 4. know-it-all
 def test_a_know_it_all_pointing_at_a_carrier():
     """Rulebook "Know-it-all": pointing at a player who played a Stone Carrier, the carrier must take a
@@ -484,6 +581,32 @@ def test_at_most_three_handicaps(players):
     # the carrier's piece, then one for every Know-it-all pointing at him
     assert all(len(ids(g, f"skull:P{i}")) == 1 for i in range(1, players + 1))
     assert new_round(g, 2) and ids(g, "handicaps:P1") == []
+
+
+def test_handicap_cards_are_numbered_1_to_3():
+    """Rulebook "Setup": "The handicap cards (numbered 1 to 3)", and "Know-it-all": "one of the 1st category
+    and one of the 2nd": every handicap card bears a number 1, 2 or 3, its category, and lies on that
+    category's pile. The rulebook prints those numbers but not how many cards bear each nor their texts:
+    each card is a placeholder whose reason says just that."""
+    handicaps = {i: c for i, c in ruleset(PACK).cards.items() if c["type"] == "handicap"}
+    assert {c["stats"]["category"] for c in handicaps.values()} == {1, 2, 3}
+    for card_id, card in handicaps.items():
+        assert card["deck"] == f"handicaps_{card['stats']['category']}", card_id
+        assert card["provenance"] == "placeholder", card_id
+        assert "numbered 1 to 3" in card["reason"] and "how many" in card["reason"], card_id
+
+
+def test_every_carrier_pointed_at_gets_the_handicaps_the_rule_demands():
+    """Rulebook "Know-it-all": every carrier a Know-it-all points at "must take a handicap card", one of the
+    1st and one of the 2nd category for two Know-it-alls. In the busiest round of 5 players, two carriers
+    pointed at (one by two Know-it-alls), the piles (the counts per number are placeholders) serve them all:
+    two cards numbered 1 and one numbered 2."""
+    g = game(5)
+    play(g, P1=("small", "P3"), P2=("small", "P3"), P3=("know_it_all", "P1"), P4=("know_it_all", "P1"),
+         P5=("know_it_all", "P2"))
+    taken = {p: [ruleset(PACK).cards[c]["stats"]["category"] for c in ids(g, f"handicaps:{p}")]
+             for p in ("P1", "P2")}
+    assert taken == {"P1": [1, 2], "P2": [1]}
 
 
 # ---------------------------------------------------------------------------------------------- 5. glutton, clubman
@@ -729,33 +852,57 @@ def test_the_doubter_winning_receives_a_piece_from_the_bag_chosen_by_the_loser()
     assert ids(g, "skull:P1") == ["upper_jaw"]
 
 
-def test_the_carrier_winning_the_duel_keeps_the_stone_and_receives_a_piece_chosen_by_the_doubter():
-    """Rulebook "Law of the Hardest Club": if the Stone Carrier wins, the stone stays where it is, and he
-    receives one piece chosen by the opponent (the doubter); the stone having stayed, he also earns the
-    stone's pieces."""
-    g = game(2, pit=["lower_jaw"], bag=["brow_ridge", "upper_jaw"])
+def test_the_carrier_winning_the_duel_keeps_the_stone_and_receives_only_the_duels_piece():
+    """Rulebook "Law of the Hardest Club": "If the Stone Carrier wins, the stone simply stays where it is" and
+    the winner receives one piece, chosen by the opponent (the doubter). "Stone Carriers": the stone's own
+    pieces come only with a stone placed without "an opponent doubting the correctness of the stone's
+    position": a doubted medium stone earns its 2 pieces no more, even when the doubt is beaten."""
+    g = game(2, pit=["lower_jaw"], bag=["brow_ridge", "upper_jaw", "skull_crown"])
     bag_before = meal_bag(g)
-    duel(g, carrier_bid=3, doubter_bid=2)
-    assert meals(g, "P1") == 1 and meals(g, "P2") == 3 and meal_bag(g) == bag_before + 1 + 5
+    play(g, P1=("medium", "P2"), P2=("clubman", "P1"))
+    land(g, "it stays")
+    objections(g, P2=True)
+    answer(g, "yes")
+    answer(g, "2", "P1")
+    answer(g, "1", "P2")
+    assert meals(g, "P1") == 1 and meals(g, "P2") == 4 and meal_bag(g) == bag_before + 2 + 3
     assert g.decision.players == ["P2"] and prompt(g).startswith(GIVE_FROM_PIT)
     answer(g, "no")                                             # unseen, from the bag
-    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "temple") == ["small_stone"]
-    # then the stone's own piece: P1 takes the lower jaw from the pit
-    answer(g, "yes")
-    assert ids(g, "skull:P1") == ["brow_ridge", "lower_jaw"] and ids(g, "skull:P2") == []
-    assert new_round(g, 2) and ids(g, "temple") == ["small_stone"]
+    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "temple") == ["medium_stone"]
+    assert new_round(g, 2)                                      # and no piece for the stone itself
+    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "skull:P2") == []
+    assert ids(g, "bone_pit") == ["lower_jaw"] and ids(g, "piece_bag")[-1] == "upper_jaw"
+    assert ids(g, "temple") == ["medium_stone"]
 
 
 def test_a_tied_duel_changes_nothing_and_the_stone_stays():
     """Rulebook "Law of the Hardest Club": "In case of a tie nothing happens and the stone stays in place":
-    no piece for either duelist; the food bid is spent all the same."""
+    no piece for either duelist, nor the stone's pieces ("Stone Carriers": pieces come only without an
+    opponent doubting the stone); the food bid is spent all the same. The stone stays on the temple, so a
+    stone was placed this round: nobody is punished for cowardice."""
     g = game(2, bag=["upper_jaw", "lower_jaw"])
     duel(g, carrier_bid=2, doubter_bid=2)
-    assert meals(g, "P1") == 2 and meals(g, "P2") == 3
-    assert ids(g, "skull:P2") == [] and ids(g, "temple") == ["small_stone"]
-    assert ids(g, "skull:P1") == ["upper_jaw"]                  # the stone stayed: its piece, not a duel's
-    assert ids(g, "piece_bag")[-1] == "lower_jaw"
     assert new_round(g, 2)
+    assert meals(g, "P1") == 2 and meals(g, "P2") == 3
+    assert ids(g, "skull:P1") == [] and ids(g, "skull:P2") == [] and ids(g, "temple") == ["small_stone"]
+    assert ids(g, "piece_bag")[-2:] == ["lower_jaw", "upper_jaw"]
+    assert not any(line.startswith(COWARDICE) for line in log(g))
+
+
+def test_an_undoubted_stone_placed_again_earns_its_pieces():
+    """Rulebook "Stone Carriers" with "Law of the Hardest Club": the doubter won, the carrier places his
+    stone again; that new placing, if nobody doubts it, is a stone placed without doubt: its pieces."""
+    g = game(2, bag=["brow_ridge", "upper_jaw", "lower_jaw"])
+    play(g, P1=("medium", "P2"), P2=("clubman", "P1"))
+    land(g, "it stays")
+    objections(g, P2=True)
+    answer(g, "yes")
+    answer(g, "0", "P1")
+    answer(g, "1", "P2")
+    assert ids(g, "skull:P2") == ["brow_ridge"]
+    land(g, "it stays")
+    nobody_objects(g)
+    assert ids(g, "skull:P1") == ["upper_jaw", "lower_jaw"] and new_round(g, 2)
 
 
 def test_followers_add_their_meals_but_never_receive_the_piece():
@@ -798,7 +945,7 @@ def test_a_follower_of_the_winning_carrier_receives_nothing():
     answer(g, "1", "P1")
     answer(g, "1", "P3")
     answer(g, "1", "P2")
-    assert ids(g, "skull:P1") == ["brow_ridge", "upper_jaw"] and ids(g, "skull:P3") == []
+    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "skull:P3") == []     # the duel's piece only
     assert ids(g, "skull:P2") == [] and [meals(g, p) for p in ("P1", "P2", "P3")] == [3, 4, 4]
     assert new_round(g, 2)
 

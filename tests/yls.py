@@ -11,6 +11,11 @@ yaml-language-server) will actually show: diagnostics and autocompletion.
     assert res["files"][str(good_yaml)] == []
     labels = complete(schema_path, some_yaml, line=3, col=1)
 
+    # as an editor is configured: the yaml.schemas of a settings file, several documents, buffers
+    res = run_editor(".vscode/settings.json", files, workspace=repo, completions=[(f, 9, 1)])
+    # the real ajv, strict mode
+    res = run_ajv(schema_paths)   # {"files": {path: {"errors": [...]}}}
+
 Lines and columns are 1-based in and out.  The node dependencies are installed on first use
 (``npm ci`` in tools/yls); the calling test is skipped only when ``node``/``npm`` are missing.
 Anything else that goes wrong (install failure, server crash, timeout) raises, so a broken
@@ -157,3 +162,48 @@ def complete(
     if result["schema_errors"]:
         raise YlsError(f"schema problems, completion is disabled by the server: {result['schema_errors']}")
     return result["labels"]
+
+
+def run_editor(
+    settings_path: PathLike,
+    yaml_paths: Iterable[PathLike],
+    *,
+    workspace: PathLike,
+    buffers: dict[PathLike, PathLike] | None = None,
+    completions: Iterable[tuple[PathLike, int, int]] = (),
+    timeout: float = 60,
+    settle_ms: int | None = None,
+) -> dict:
+    """One yaml-language-server session configured like an editor: the ``yaml.schemas`` of a VS Code
+    style settings file, relative schema paths resolved against ``workspace``, files opened as they are
+    (their modelines included).
+
+    ``buffers`` maps a path (it need not exist; globs match it where it would be) to a file whose text is
+    opened there, like an unsaved editor buffer.  Each ``(file, line, col)`` of ``completions`` is
+    answered in ``result["completions"]`` in order, as ``{"file", "line", "col", "labels"}``.
+    Files are keyed by ``str(path)`` in ``result["files"]``."""
+    args = ["--workspace", str(workspace), "--settings", str(settings_path), *(str(p) for p in yaml_paths)]
+    for path, source in (buffers or {}).items():
+        args += ["--buffer", f"{path}={source}"]
+    for path, line, col in completions:
+        args += ["--complete", str(path), str(line), str(col)]
+    return _run(args, timeout, settle_ms)
+
+
+def run_ajv(schema_paths: Iterable[PathLike], *, timeout: float = 60) -> dict:
+    """Compile schemas with the real ajv in strict mode (``tools/yls/ajv_check.mjs``): ``{"ajv": version,
+    "files": {str(path): {"draft", "errors": [...]}}}``; ``errors`` is empty when ``new Ajv({strict: true})``
+    (``Ajv2020`` for 2020-12) compiles the schema."""
+    node = ensure_installed()
+    cmd = [node, str(YLS_DIR / "ajv_check.mjs"), *(str(p) for p in schema_paths)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        raise YlsError(f"ajv_check.mjs did not finish: {' '.join(cmd)}") from exc
+    try:
+        result = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise YlsError(f"ajv_check.mjs exit {proc.returncode}, no JSON output.\nstderr: {proc.stderr}") from None
+    if proc.returncode not in (0, 1):
+        raise YlsError(f"ajv_check.mjs exit {proc.returncode}: {proc.stderr}")
+    return result

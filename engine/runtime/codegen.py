@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 from . import functions
+from .budget import CALL_COST, MAX_INT, MAX_SIZE, bounded_int, check_size, expanded_size, out_of_work, spend
 from .errors import ContentError
 
-MAX_LIST = 10_000
+MAX_LIST = MAX_SIZE
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError)
 
@@ -43,14 +44,52 @@ def _add(g, a, b):
     items = g.items_of(a) + g.items_of(b)
     if len(items) > MAX_LIST:
         raise ContentError(f"a list grew past {MAX_LIST} items")
+    if (type(a) is list or type(b) is list) and list in map(type, items):   # lists in it: count what they hold
+        return check_size(items, g=g)
+    g.work -= len(items)
+    if g.work < 0:
+        out_of_work()
     return items
 
 
 def _sub(g, a, b):
+    if type(a) is int and type(b) is int:
+        return a - b
     if isinstance(a, (int, bool)) and isinstance(b, (int, bool)) or a is None or b is None:
         return _num(a) - _num(b)
-    drop = g.items_of(b)
-    return [x for x in g.items_of(a) if x not in drop]
+    keep, drop = g.items_of(a), g.items_of(b)
+    spend(g, len(keep) * (1 + expanded_size(drop)))    # each kept item is compared with what is dropped
+    return [x for x in keep if x not in drop]
+
+
+def _mul(a, b, key, at):
+    product = _num(a) * _num(b)
+    if -MAX_INT <= product <= MAX_INT:
+        return product
+    return bounded_int(product, key, at)
+
+
+def _eq(g, a, b):
+    """`a = b` of two values neither of which is written out in the text: two lists cost their length."""
+    if type(a) is list and type(b) is list:
+        spend(g, min(expanded_size(a), expanded_size(b)))
+    return a == b
+
+
+def _each(g, source, weight, key, at):
+    """The items a `where` tests, paid for: the size of its test for each item."""
+    items = g.items_of(source)
+    g.work -= len(items) * weight
+    if g.work < 0:
+        out_of_work(key, at)
+    return items
+
+
+def _built(g, items, key, at):
+    """A list written in the text whose items are values: lists inside it count for what they hold."""
+    if list in map(type, items):
+        return check_size(items, key, at, g)
+    return items
 
 
 def _div(a, b):
@@ -79,6 +118,7 @@ def _ordered(compare):
 
 def _index(g, items, i):
     items = g.items_of(items)
+    spend(g, len(items))
     return items[i - 1] if isinstance(i, int) and 1 <= i <= len(items) else None
 
 
@@ -88,6 +128,7 @@ def _local(name):
 
 _HELPERS = {
     "_num": _num, "_add": _add, "_sub": _sub, "_div": _div, "_mod": _mod, "_index": _index,
+    "_mul": _mul, "_eq": _eq, "_each": _each, "_built": _built,
     "_lt": _ordered(int.__lt__), "_le": _ordered(int.__le__), "_gt": _ordered(int.__gt__),
     "_ge": _ordered(int.__ge__), "ContentError": ContentError, "_PYTHON_ERRORS": _PYTHON_ERRORS,
 }
@@ -113,11 +154,17 @@ class ExpressionCompiler:
                   f"        return {body}\n"
                   f"    except _PYTHON_ERRORS as exc:\n"
                   f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-                  f"{self.key!r}, {int(node[1])}) from None\n")
+                  f"{self.key!r}, {int(node[1])}) from None\n"
+                  f"    except ContentError as exc:\n"
+                  f"        if not exc.code_key:\n"
+                  f"            exc.code_key, exc.offset = {self.key!r}, {int(node[1])}\n"
+                  f"        raise\n")
         code = compile(source, f"<{self.key}>", "exec")
         namespace = self.namespace
         exec(code, namespace)   # noqa: S102 -- our own generated source; content enters only through repr
-        return namespace["_expression"]
+        expression = namespace["_expression"]
+        expression.call_cost = CALL_COST + weight(node)     # what calling it costs, as a pack function's body
+        return expression
 
     def _ident(self, word: str) -> str:
         if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
@@ -159,7 +206,10 @@ class ExpressionCompiler:
         raise ContentError(f"unknown name `{word}`", self.key, node[1])
 
     def _x_list(self, node):
-        return "[" + ", ".join(self.src(item) for item in node[2]) + "]"
+        items = "[" + ", ".join(self.src(item) for item in node[2]) + "]"
+        if all(self._static(item) for item in node[2]):
+            return items
+        return f"_built(g, {items}, {self.key!r}, {int(node[1])})"
 
     def _x_call(self, node):
         _, at, name, args = node
@@ -171,7 +221,7 @@ class ExpressionCompiler:
             return f"{builtin}(c, {', '.join(parts)})" if parts else f"{builtin}(c)"
         parts = [self.src(a) for a in args]
         if name in self.rules.functions:
-            return f"g.call_function({name!r}, [{', '.join(parts)}], c)"
+            return f"g.call_function({name!r}, [{', '.join(parts)}], c, {self.key!r}, {int(at)})"
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at)
@@ -203,7 +253,7 @@ class ExpressionCompiler:
         if op == "-":
             return f"_sub(g, {a}, {b})"
         if op == "*":
-            return f"(_num({a}) * _num({b}))"
+            return f"_mul({a}, {b}, {self.key!r}, {int(node[1])})"
         return f"_div({a}, {b})" if op == "/" else f"_mod({a}, {b})"
 
     def _x_cmp(self, node):
@@ -213,8 +263,41 @@ class ExpressionCompiler:
             return f"({self.src(right)} {test} g.tags_of({self.items[-1]}))"
         a, b = self.src(left), self.src(right)
         if op in ("==", "!="):
-            return f"({a} {op} {b})"
+            if self._single(left) or self._single(right):
+                return f"({a} {op} {b})"       # one side is a single value: a constant cost
+            return f"({'' if op == '==' else 'not '}_eq(g, {a}, {b}))"
         return f"{_ORDERED[op]}({a}, {b})"
+
+    def _single(self, node) -> bool:
+        """Whether an expression is one value, never a list, whatever the game: a number or text, a constant,
+        an id of the pack."""
+        if node[0] in ("num", "str"):
+            return True
+        if node[0] != "name":
+            return False
+        word = node[2]
+        if word in self.scope or self.items and word in ("card", "item"):
+            return False
+        if word in _CONSTANTS:
+            return word not in ("players", "opponents", "card")   # `card` is what `perform ... with` gave
+        category = self.rules.categories.get(word)
+        return category is not None and category != "parameter"
+
+    def _static(self, node) -> bool:
+        """Whether an expression's value is never a list built while playing (a list of the pack's data, a
+        number, a card...): a list literal of such values needs no size check (see budget.py)."""
+        kind = node[0]
+        if kind in ("cmp", "and", "or", "not", "neg", "field") or self._single(node):
+            return True
+        if kind == "name" and node[2] not in self.scope:     # a parameter: the pack's data
+            return self.rules.categories.get(node[2]) == "parameter"
+        if kind == "op":
+            return node[2] in "*/%"
+        if kind == "call":
+            return node[2] in _SCALAR_BUILTINS
+        if kind == "list":
+            return all(self._static(item) for item in node[2])
+        return False
 
     def _x_where(self, node):
         source = self.src(node[2])
@@ -222,7 +305,20 @@ class ExpressionCompiler:
         self.items.append(item)
         test = self.src(node[3])
         self.items.pop()
-        return f"[{item} for {item} in g.items_of({source}) if {test}]"
+        return f"[{item} for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, {int(node[1])}) if {test}]"
+
+
+# built-in functions whose value is never a list (or only one of the pack's data)
+_SCALAR_BUILTINS = frozenset({"count", "sum", "min", "max", "between", "top", "empty", "owner", "has", "contains",
+                              "can_pay", "copies", "requires_met", "requires_held", "lines_between", "flagged",
+                              "next_player", "zone_of", "slot"})
+
+
+def weight(node) -> int:
+    """The number of instructions in an expression: what evaluating it once costs, roughly."""
+    if isinstance(node, (list, tuple)):
+        return (1 if node and isinstance(node[0], str) else 0) + sum(weight(x) for x in node)
+    return 0
 
 
 def compile_expression(rules, key: str, node, scope):

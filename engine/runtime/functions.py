@@ -5,43 +5,61 @@ and then its evaluated arguments. A test checks that every declared function has
 """
 from __future__ import annotations
 
+from .budget import out_of_work, spend
+from .verbs import cost_payable
+
 MAX_NUMBERS = 1000
 
 # Arguments (by position) that are bare words, not values: `sum(zone, vp)`, `flagged(done)`.
 NAME_ARGS = {"sum": (1,), "has": (1,), "flagged": (0,)}
 
 
+def _items(g, value) -> list:
+    """`value` as a list (Table.items_of), each item paid for from the answer's work budget (budget.py)."""
+    items = g.items_of(value)
+    g.work -= len(items)
+    if g.work < 0:
+        out_of_work()
+    return items
+
+
 def _count(c, items):
-    return len(c.g.items_of(items))
+    g = c.g
+    count = len(g.items_of(items))
+    g.work -= count
+    if g.work < 0:
+        out_of_work()
+    return count
 
 
 def _sum(c, items, stat=None):
     if stat is None:
-        return sum(int(x or 0) for x in c.g.items_of(items))
+        return sum(int(x or 0) for x in _items(c.g, items))
     getter = field_getter(stat)
-    return sum(int(getter(c.g, x) or 0) for x in c.g.items_of(items))
+    return sum(int(getter(c.g, x) or 0) for x in _items(c.g, items))
 
 
 def _numbers(c, low, high):
     if high - low > MAX_NUMBERS:
         raise ValueError(f"numbers({low}, {high}) would hold more than {MAX_NUMBERS} numbers")
+    spend(c.g, max(0, high - low + 1))
     return list(range(low, high + 1))
 
 
 def _without(c, items, item):
-    items = list(c.g.items_of(items))
+    items = list(_items(c.g, items))
     if item in items:
         items.remove(item)
     return items
 
 
 def _last(c, items):
-    items = c.g.items_of(items)
+    items = _items(c.g, items)
     return items[-1] if items else None
 
 
 def _first(c, items):
-    items = c.g.items_of(items)
+    items = _items(c.g, items)
     return items[0] if items else None
 
 
@@ -54,6 +72,7 @@ def _everyone(c, zone):
     cards = []
     for player in c.g.state["players"]:
         cards.extend(x for x in c.g.state["zones"][f"{zone}:{player}"] if x is not None)
+    spend(c.g, len(cards))
     return cards
 
 
@@ -66,11 +85,12 @@ def _has(c, card, tag):
 
 
 def _contains(c, text, word):
-    return str(word).lower() in str(text or "").lower()
+    word, text = str(word).lower(), str(text or "").lower()
+    spend(c.g, len(word) + len(text))
+    return word in text
 
 
 def _can_pay(c, cost, zone, joker=None):
-    from .verbs import cost_payable
     memo = c.g.held_memo
     counts = memo.get(("counts", zone))
     if counts is None:
@@ -79,14 +99,18 @@ def _can_pay(c, cost, zone, joker=None):
             def_id = c.g.rules.instances[card]
             counts[def_id] = counts.get(def_id, 0) + 1
     joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
-    return cost_payable(list(cost or []), counts, joker_id, joker_n)
+    items = list(cost or [])
+    c.g.work -= len(items)
+    if c.g.work < 0:
+        out_of_work()
+    return cost_payable(items, counts, joker_id, joker_n)
 
 
 def _copies(c, card, zone):
     if not isinstance(card, int):
         return 0
     wanted = c.g.rules.instances[card]
-    return sum(1 for x in c.g.items_of(zone) if c.g.rules.instances[x] == wanted)
+    return sum(1 for x in _items(c.g, zone) if c.g.rules.instances[x] == wanted)
 
 
 def _requires_met(c, card, zone):
@@ -145,7 +169,7 @@ BUILTINS = {
     "top": _top,
     "last": _last,
     "first": _first,
-    "empty": lambda c, items: not c.g.items_of(items),
+    "empty": lambda c, items: not _items(c.g, items),
     "everyone": _everyone,
     "owner": _owner,
     "has": _has,

@@ -10,6 +10,7 @@ import hashlib
 import json
 import marshal
 
+from .budget import MAX_INT, WORK_BUDGET, bounded_int, out_of_work, spend
 from .errors import ContentError
 from .rng import Streams
 from .table import Table
@@ -31,6 +32,19 @@ def plain_copy(data):
 
 class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue."""
+
+
+class Stalled(GameError):
+    """A turn (a round, in a pack played in rounds) has gone on for more answers than the game allows
+    (`Game.max_answers_per_turn`) without ending: a content bug, reported with the game's seed. The
+    answer that would have passed the limit is not applied, so the game's log replays up to here."""
+
+    def __init__(self, game, answers: int):
+        turn = game.state["turn"]
+        what = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
+        super().__init__(f"{what} has gone on for {answers} answers without ending: the game stalls (an action "
+                         "that can be taken again and again at no cost? see `knap lint`, D007)")
+        self.turn, self.answers, self.seed = turn["number"], answers, game.state["seed"]
 
 
 APPEND_ONLY = ("log", "history")     # state lists whose entries, once appended, never change
@@ -85,10 +99,15 @@ class Game(Table):
         self.rng = Streams(state["rng"], state["seed"])
         self._zone_defs = {key: rules.zones.get(key.split(":")[0], {}) for key in state["zones"]}
         self.held_memo: dict = {}     # facts that depend only on where cards lie; emptied by every move
+        self.work = WORK_BUDGET       # what is left of this answer's work budget (budget.py)
+        self.max_answers_per_turn: int | None = None    # None: no limit (replays, tests, imagined games)
+        self._answers_in_turn = (None, 0)               # (turn number, answers given in it)
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod
-    def new(cls, rules, players: int, seed: int = 0, *, max_rounds: int = 500) -> "Game":
+    def new(cls, rules, players: int, seed: int = 0, *, max_rounds: int = 500,
+            max_answers_per_turn: int | None = None) -> "Game":
+        """A new game. `max_answers_per_turn`: a turn that goes on for more answers raises Stalled."""
         low, high = rules.players
         if not low <= players <= high:
             raise GameError(f"this pack is for {low} to {high} players, not {players}")
@@ -127,6 +146,7 @@ class Game(Table):
             "result": None, "max_turns": max_rounds * (1 if rules.in_rounds else players), "log": [], "history": [], "steps": 0,
         }
         game = cls(rules, state)
+        game.max_answers_per_turn = max_answers_per_turn
         for zone_id, zone in rules.zones.items():
             if zone.get("shuffled"):
                 for key in game.zone_keys(zone_id):
@@ -148,29 +168,29 @@ class Game(Table):
         return json.dumps(self.state, separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def load(cls, rules, text: str) -> "Game":
-        state = json.loads(text)
-        if state.get("format") != FORMAT:
-            raise GameError("this is not a saved Knapper game")
-        if state.get("pack") != rules.pack_id:
-            raise GameError(f"this game was saved with the pack `{state.get('pack')}`, not `{rules.pack_id}`")
-        if state.get("pack_version") != rules.fingerprint:
-            raise GameError("the pack has changed since this game was saved; a saved effect half-way through "
-                            "cannot be continued with other rules (its log can still be replayed)")
-        return cls(rules, state)
+    def load(cls, rules, text: str | bytes) -> "Game":
+        """A saved game, from a file anyone may have written: checked (persist.py) before it is trusted.
+        Raises persist.SaveError (a GameError) saying what is wrong and where."""
+        from . import persist
+        return persist.load_game(rules, persist.parse(text, persist.SaveError))
 
     def state_hash(self) -> str:
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
         public = {k: v for k, v in self.state.items() if k not in ("attempt", "dead", "steps", "pack_version")}
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
 
-    def call_function(self, name, args, c):
+    def call_function(self, name, args, c, key="", at=0):
+        """A pack function called from the text `key` at offset `at`: its body's size is paid for."""
         if c.depth >= MAX_CALL_DEPTH:
             raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", f"function/{name}/body")
+        body = self.rules.code[f"function/{name}/body"]
+        self.work -= body.call_cost
+        if self.work < 0:
+            out_of_work(key, at)
         params = self.rules.functions[name].get("params") or []
         inner = Ctx(self, dict(zip(params, args)), c.me, c.card)
         inner.depth = c.depth + 1
-        return self.rules.code[f"function/{name}/body"](inner)
+        return body(inner)
 
     def view(self, player) -> dict:
         """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
@@ -240,6 +260,7 @@ class Game(Table):
                 if f"end/{rule['id']}/progress" in self.rules.code]
         if not keys:
             return {}
+        self.work = WORK_BUDGET
         return {p: sum(int(self.rules.code[k](Ctx(self, {}, p, None)) or 0) for k in keys)
                 for p in self.state["players"]}
 
@@ -299,11 +320,24 @@ class Game(Table):
             raise GameError(f"{player} has nothing to decide now")
         if option not in allowed_for(pending, player, self._legal(pending)):
             raise GameError(f"{option!r} is not a legal answer")
+        if self.max_answers_per_turn is not None:
+            self._count_answer()
+        self.work = WORK_BUDGET
         self.state["history"].append([player, option])
         if player == CHANCE:   # the stream moves on whoever answered (the state's model or a person)
             self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"])
         self._answer(player, option)
         self._advance()
+
+    def _count_answer(self):
+        """One more answer in this turn; Stalled, before it is applied, when it passes the limit."""
+        number = self.state["turn"]["number"]
+        seen, answers = self._answers_in_turn
+        if seen != number:
+            answers = 0
+        if answers >= self.max_answers_per_turn:
+            raise Stalled(self, answers)
+        self._answers_in_turn = (number, answers + 1)
 
     def apply_chance(self):
         """Let the state's own random stream answer a chance decision (dice, an oracle's model)."""
@@ -428,7 +462,10 @@ class Game(Table):
                     state["pending"] = outcome
                     return
                 if op == "let":
-                    env[step[1]] = step[2](ctx)
+                    value = step[2](ctx)
+                    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
+                        bounded_int(value)
+                    env[step[1]] = value
                 elif op == "unless":
                     if not step[1](ctx):
                         frame["pc"] = step[2]
@@ -445,7 +482,9 @@ class Game(Table):
                         continue
                     env[step[1]] -= 1
                 elif op == "for_init":
-                    env[step[1]] = [self.items_of(step[2](ctx)), 0]
+                    items = self.items_of(step[2](ctx))
+                    spend(self, len(items))
+                    env[step[1]] = [items, 0]
                 elif op == "for_next":
                     items, i = env[step[1]]
                     if i >= len(items):

@@ -5,7 +5,6 @@ final state's hash; replaying it must reach the same hash.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .game import CHANCE, Game, GameError
@@ -90,19 +89,56 @@ def game_log(game: Game, *, agents=()) -> dict:
 
 
 def write_log(game: Game, path: Path, *, agents=()):
-    Path(path).write_text(json.dumps(game_log(game, agents=agents), indent=1) + "\n", encoding="utf-8")
+    """Write the game's log whole or not at all; raises `atomic.WriteError` naming the path."""
+    write_log_data(game_log(game, agents=agents), path)
+
+
+def write_log_data(log: dict, path: Path):
+    from . import persist
+    persist.write_json(path, log, indent=1)
+
+
+def write_logs(logs_dir, outcomes) -> None:
+    """Write the logs that simulated games kept (`outcome["log"]`) as `logs_dir/seed-N.json`, each whole or
+    not at all. A file that cannot be written does not stop the others: its outcome gets `log_error`,
+    the sentence saying which path failed and why."""
+    from ..atomic import WriteError
+    folder = Path(logs_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = "it is a file, not a folder" if folder.exists() else exc.strerror or str(exc)
+        problem = str(WriteError(folder, reason))
+        for outcome in outcomes:
+            if outcome.pop("log", None) is not None:
+                outcome["log_error"] = problem
+        return
+    for outcome in outcomes:
+        log = outcome.pop("log", None)
+        if log is None:
+            continue
+        try:
+            write_log_data(log, folder / f"seed-{outcome['seed']}.json")
+        except WriteError as exc:
+            outcome["log_error"] = str(exc)
 
 
 def replay(rules, log: dict) -> Game:
-    """Rebuild a game from its log. Raises GameError when an answer is not legal any more."""
-    if log.get("format") != LOG_FORMAT:
-        raise GameError("this file is not a Knapper game log")
-    if log.get("pack") != rules.pack_id:
-        raise GameError(f"the log is of the pack `{log.get('pack')}`, not `{rules.pack_id}`")
-    game = Game.new(rules, int(log["players"]), int(log["seed"]), max_rounds=int(log.get("max_rounds", 500)))
-    for number, (player, option) in enumerate(log["decisions"], 1):
+    """Rebuild a game from its log, which anyone may have written: it is checked against its schema
+    first (persist.check_log). Raises LogError (a GameError) saying what is wrong and where in the log,
+    ContentError when the pack fails on the way."""
+    from .persist import LogError, check_log, pointer
+    check_log(log)
+    if log["pack"] != rules.pack_id:
+        raise LogError(f"the log is of the pack `{log['pack']}`, not `{rules.pack_id}`", "/pack")
+    low, high = rules.players
+    if not low <= log["players"] <= high:
+        raise LogError(f"this pack is for {low} to {high} players, not {log['players']}", "/players")
+    game = Game.new(rules, log["players"], log["seed"], max_rounds=log.get("max_rounds", 500))
+    for number, (player, option) in enumerate(log["decisions"]):
         try:
             game.apply(option, player if player != CHANCE else CHANCE)
         except GameError as exc:
-            raise GameError(f"decision {number} ({player} answers {option}): {exc}") from None
+            raise LogError(f"the log does not replay: decision {number + 1} ({player} answers {option}): {exc}",
+                           pointer(["decisions", number])) from None
     return game

@@ -10,8 +10,9 @@ import statistics
 from collections import Counter
 
 from . import agents as agent_table
-from .game import Game
-from .session import game_log, play_out
+from .budget import MAX_ANSWERS_PER_TURN
+from .game import Game, Stalled
+from .session import game_log, play_out, write_logs
 
 STALLED = "turn_limit"   # the reason a game capped at --max-rounds ends with
 
@@ -19,14 +20,21 @@ _RULES = None   # the pack, shared with forked workers
 
 
 def _one(args):
-    index, seed, players, names, max_rounds, keep_logs = args
+    index, seed, players, names, max_rounds, max_answers, keep_logs = args
     seats = [agent_table.make(names[i % len(names)], seed * 31 + i) for i in range(players)]
-    game = Game.new(_RULES, players, seed, max_rounds=max_rounds)
+    game = None
     try:
+        game = Game.new(_RULES, players, seed, max_rounds=max_rounds, max_answers_per_turn=max_answers)
         play_out(game, seats)
+    except Stalled as exc:          # a turn that never ends: reported with the seed, like a capped game
+        outcome = {"index": index, "seed": seed, "stalled": str(exc), "turns": exc.turn,
+                   "decisions": len(game.state["history"])}
+        if keep_logs:
+            outcome["log"] = game_log(game, agents=names)
+        return outcome
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
         outcome = {"index": index, "seed": seed, "error": _RULES.describe(exc)}
-        if keep_logs:
+        if keep_logs and game is not None:
             outcome["log"] = game_log(game, agents=names)
         return outcome
     result = game.state["result"]
@@ -38,18 +46,22 @@ def _one(args):
 
 
 def run(rules, games: int, players: int, names: list[str], seed: int = 0, jobs: int | None = None,
-        max_rounds: int = 500, progress=None, logs_dir=None) -> dict:
+        max_rounds: int = 500, progress=None, logs_dir=None, max_answers_per_turn: int = MAX_ANSWERS_PER_TURN) -> dict:
     """Play `games` games; with `logs_dir`, the logs of stalled games and of games that ended in an
-    error are written there (`seed-N.json`), so that `knap replay` shows exactly what happened."""
-    results = _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir)
+    error are written there (`seed-N.json`), so that `knap replay` shows exactly what happened. A game
+    stalls when it reaches `max_rounds` (it is scored as it stands) or when one turn goes on for more than
+    `max_answers_per_turn` answers (it stops there, unscored)."""
+    results = _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir, max_answers_per_turn)
     return summarise(rules, results, players, names, seed)
 
 
-def _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir) -> list[dict]:
+def _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir,
+          max_answers_per_turn=MAX_ANSWERS_PER_TURN) -> list[dict]:
     """The outcome of each game, in seed order. One pack at a time: forked workers read `_RULES`."""
     global _RULES
     _RULES = rules
-    work = [(i, seed + i, players, names, max_rounds, logs_dir is not None) for i in range(games)]
+    work = [(i, seed + i, players, names, max_rounds, max_answers_per_turn, logs_dir is not None)
+            for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
     results = []
     if jobs > 1 and games > 1:
@@ -66,13 +78,7 @@ def _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_d
                 progress()
     results.sort(key=lambda r: r["index"])
     if logs_dir is not None:
-        import json
-        from pathlib import Path
-        Path(logs_dir).mkdir(parents=True, exist_ok=True)
-        for outcome in results:
-            if "log" in outcome:
-                path = Path(logs_dir) / f"seed-{outcome['seed']}.json"
-                path.write_text(json.dumps(outcome.pop("log"), indent=1) + "\n", encoding="utf-8")
+        write_logs(logs_dir, results)     # a log that cannot be written is noted (`log_error`), not fatal
     return results
 
 
@@ -86,17 +92,35 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _mean(values) -> float | None:
+    """The mean, or None when the numbers are too large for a float (a content bug shows elsewhere)."""
+    try:
+        return statistics.fmean(values)
+    except OverflowError:
+        return None
+
+
 def _spread(values):
     if not values:
         return {}
     ordered = sorted(values)
-    return {"mean": round(statistics.fmean(values), 2), "sd": round(statistics.pstdev(values), 2),
-            "min": ordered[0], "median": ordered[len(ordered) // 2], "max": ordered[-1]}
+    try:
+        mean, sd = round(statistics.fmean(values), 2), round(statistics.pstdev(values), 2)
+    except OverflowError:       # numbers beyond a float: the exact ones are still shown
+        mean = sd = None
+    return {"mean": mean, "sd": sd, "min": ordered[0], "median": ordered[len(ordered) // 2], "max": ordered[-1]}
+
+
+def _stalls(results, done) -> dict:
+    """Games capped at the round limit (scored as they stood) and games stopped in a turn that never ended."""
+    seeds = sorted([r["seed"] for r in done if r["reason"] == STALLED] + [r["seed"] for r in results if "stalled" in r])
+    return {"count": len(seeds), "seeds": seeds[:50]}
 
 
 def summarise(rules, results, players, names, seed) -> dict:
-    done = [r for r in results if "error" not in r]
+    done = [r for r in results if "error" not in r and "stalled" not in r]
     errors = [r for r in results if "error" in r]
+    stuck = [r for r in results if "stalled" in r]
     seats = [f"P{i}" for i in range(1, players + 1)]
     seat_rows = []
     agent_wins: Counter = Counter()
@@ -125,9 +149,10 @@ def summarise(rules, results, players, names, seed) -> dict:
         "score_distribution": {str(k): all_scores[k] for k in sorted(all_scores)},
         "turns": _spread([r["turns"] for r in done]), "decisions": _spread([r["decisions"] for r in done]),
         "endings": dict(Counter(r["reason"] for r in done)),
-        "stalled": {"count": sum(1 for r in done if r["reason"] == STALLED),
-                    "seeds": [r["seed"] for r in done if r["reason"] == STALLED][:50]},
+        "stalled": _stalls(results, done),
+        "stall_samples": [{"seed": r["seed"], "why": r["stalled"]} for r in stuck[:10]],
         "error_samples": [{"seed": r["seed"], "error": r["error"]} for r in errors[:10]],
+        "log_errors": [r["log_error"] for r in results if "log_error" in r],
     }
 
 
@@ -219,8 +244,8 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
     the share of games with at least one winner; how games ended, stalls and errors as counts. Only played
     games (not those that ended in an error) enter rates and means. `significant` means that the
     interval of B − A excludes 0."""
-    done_a = [r for r in results_a if "error" not in r]
-    done_b = [r for r in results_b if "error" not in r]
+    done_a = [r for r in results_a if "error" not in r and "stalled" not in r]
+    done_b = [r for r in results_b if "error" not in r and "stalled" not in r]
     seats = []
     for i in range(players):
         seat = f"P{i + 1}"
@@ -230,7 +255,8 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
     counter_a, counter_b = rules_a.score_counter, rules_b.score_counter
     if counter_a and counter_b:
         def per_game(done):
-            return [statistics.fmean(r["scores"].values()) for r in done if r["scores"]]
+            means = [_mean(r["scores"].values()) for r in done if r["scores"]]
+            return [m for m in means if m is not None]
         final = {"measure": "mean_score", **_means(per_game(done_a), per_game(done_b))}
     else:
         final = {"measure": "any_winner", **_rates(sum(1 for r in done_a if r["winners"]), len(done_a),
@@ -249,13 +275,14 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
         "turns": _means([r["turns"] for r in done_a], [r["turns"] for r in done_b]),
         "final": final,
         "endings": {str(reason): _counts(endings_a[reason], endings_b[reason]) for reason in reasons},
-        "stalled": _counts(endings_a[STALLED], endings_b[STALLED]),
-        "errors": _counts(len(results_a) - len(done_a), len(results_b) - len(done_b)),
+        "stalled": _counts(_stalls(results_a, done_a)["count"], _stalls(results_b, done_b)["count"]),
+        "errors": _counts(sum("error" in r for r in results_a), sum("error" in r for r in results_b)),
     }
 
 
 def compare(rules_a, rules_b, games: int, players: int, names: list[str], seed: int = 0, jobs: int | None = None,
-            max_rounds: int = 500, progress=None, logs_dir=None) -> dict:
+            max_rounds: int = 500, progress=None, logs_dir=None,
+            max_answers_per_turn: int = MAX_ANSWERS_PER_TURN) -> dict:
     """Play both packs with the same seeds (`seed` … `seed + games − 1`), agents and player count, one pack
     after the other (forked workers read the pack from a module global), and compare them:
     `{"a": summary A, "b": summary B, "differences": ...}` (see `summarise` and `differences`).
@@ -265,7 +292,8 @@ def compare(rules_a, rules_b, games: int, players: int, names: list[str], seed: 
     for side, rules in (("a", rules_a), ("b", rules_b)):
         tick = (lambda side=side: progress(side)) if progress else None
         folder = None if logs_dir is None else os.path.join(logs_dir, side)
-        outcomes[side] = _play(rules, games, players, names, seed, jobs, max_rounds, tick, folder)
+        outcomes[side] = _play(rules, games, players, names, seed, jobs, max_rounds, tick, folder,
+                               max_answers_per_turn)
     return {"a": summarise(rules_a, outcomes["a"], players, names, seed),
             "b": summarise(rules_b, outcomes["b"], players, names, seed),
             "differences": differences(rules_a, outcomes["a"], rules_b, outcomes["b"], players, names)}

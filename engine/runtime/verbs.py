@@ -7,6 +7,7 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 from __future__ import annotations
 
 from ..dsl_builtins import VERBS
+from .budget import bounded, bounded_int, spend
 from .errors import ContentError
 
 DONE = "$done"
@@ -99,7 +100,7 @@ class Gain(Verb):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
-        changed = g.set_counter(player, counter, g.counter(player, counter) + amount)
+        changed = g.set_counter(player, counter, bounded_int(g.counter(player, counter) + amount))
         if changed and g.rules.counters[counter].get("owner") == "player":
             g.log(f"{player} {'gains' if changed > 0 else 'loses'} {abs(changed)} {counter}")
         elif changed:                        # a shared counter belongs to nobody in particular
@@ -124,9 +125,9 @@ class Set(Verb):
         counter, player = self.value(c, "counter"), self.player(c)
         value = self.value(c, "to")
         if counter in g.rules.counters:
-            g.set_counter(player, counter, int(value or 0))
+            g.set_counter(player, counter, bounded_int(int(value or 0)))
         else:
-            g.state["flags"].setdefault(player, {})[counter] = value
+            g.state["flags"].setdefault(player, {})[counter] = bounded(value)
 
 
 def _log_as_seen(g, text_for):
@@ -266,6 +267,7 @@ class Choose(Verb):
             return None
         amount = self.value(c, "amount", 1)
         candidates = g.items_of(self.value(c, "from"))
+        spend(g, len(candidates))
         if amount == "all":
             low = high = len(candidates)
         elif isinstance(amount, dict):
@@ -396,6 +398,7 @@ class ChooseSecretly(Verb):
         allowed: dict[str, list[int]] = {}
         for player in players:
             own = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
+            spend(g, len(own) * (1 + len(options)))     # each option is looked for among those so far
             keys = []
             for item in own:
                 if item not in options:
@@ -642,7 +645,9 @@ class Unflag(Flag):
 
 class Log(Verb):
     def run(self, g, c, frame):
-        g.log(str(self.value(c, "message")))
+        text = str(self.value(c, "message"))
+        spend(g, len(text))
+        g.log(text)
 
 
 IMPLEMENTATIONS = {

@@ -7,6 +7,8 @@
 //           "schema_errors": [{"file","line","col","message"}...], "server": "2.0.0", ...}
 //   node tools/yls/check.mjs [opts] SCHEMA_FILE --complete YAML_FILE LINE COL
 //       -> {"file", "line", "col", "labels": [...], "items": [{"label","kind","detail"}...]}
+//   node tools/yls/check.mjs [opts] --settings SETTINGS_JSON YAML_FILE... [--complete YAML_FILE LINE COL]...
+//       -> the same, with the associations an editor would read from its settings (see --settings)
 //
 // LINE/COL are 1-based everywhere (input and output).
 // Options:
@@ -16,6 +18,15 @@
 //                       "# yaml-language-server: $schema=<uri>" first line instead of the
 //                       yaml.schemas setting (line numbers are corrected back).
 //   --verbose           log the LSP traffic summary to stderr.
+//   --workspace DIR     the workspace folder the editor opened (default: the working folder); relative
+//                       schema paths in --settings are resolved against it, as the server does.
+//   --settings FILE     a VS Code style settings file: its "yaml.schemas" (or {"yaml": {"schemas"}})
+//                       is handed to the server as is; no SCHEMA_FILE then. Each file must end up
+//                       associated with one of those schemas (else it is reported in schema_errors).
+//   --buffer PATH=SRC   open PATH (it need not exist) with the text of SRC: an unsaved editor buffer,
+//                       so a broken variant can sit where the settings' globs match. Repeatable.
+//   --complete F L C    ask for completions at 1-based line L, column C of F. Repeatable: every answer
+//                       is in "completions" [{"file","line","col","labels"}]; the first is also at top level.
 //
 // Diagnostics the server attaches to the document because the *schema itself* could not be
 // loaded/meta-validated (code 65536 = SchemaResolveError, or "Schema '...' is not valid")
@@ -26,25 +37,27 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
-import { resolve, dirname, join } from 'node:path';
+import { resolve, dirname, join, isAbsolute } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SERVER_BIN = join(HERE, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const SCHEMA_RESOLVE_ERROR = 65536;
+const MODELINE = /^\s*#\s*yaml-language-server:\s*\$schema=/m;
 
 function usage(msg) {
   if (msg) process.stderr.write(`check.mjs: ${msg}\n`);
   process.stderr.write(
-    'usage: node check.mjs [--timeout S] [--settle MS] [--modeline] [--verbose] SCHEMA_FILE YAML_FILE...\n' +
-      '       node check.mjs [opts] SCHEMA_FILE --complete YAML_FILE LINE COL\n',
+    'usage: node check.mjs [--timeout S] [--settle MS] [--modeline] [--verbose] [--workspace DIR]\n' +
+      '                      [--buffer PATH=SRC]... (SCHEMA_FILE | --settings FILE) YAML_FILE...\n' +
+      '       node check.mjs [opts] (SCHEMA_FILE | --settings FILE) [YAML_FILE...] --complete YAML_FILE LINE COL...\n',
   );
   process.exit(2);
 }
 
 // ---------------------------------------------------------------- arguments
 const argv = process.argv.slice(2);
-const opts = { timeout: 60, settle: 1500, modeline: false, verbose: false, complete: null };
+const opts = { timeout: 60, settle: 1500, modeline: false, verbose: false, completes: [], workspace: null, settings: null, buffers: [] };
 const positional = [];
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -52,29 +65,61 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--settle') opts.settle = Number(argv[++i]);
   else if (a === '--modeline') opts.modeline = true;
   else if (a === '--verbose') opts.verbose = true;
-  else if (a === '--complete') {
+  else if (a === '--workspace') opts.workspace = argv[++i];
+  else if (a === '--settings') opts.settings = argv[++i];
+  else if (a === '--buffer') {
+    const spec = argv[++i] ?? '';
+    const eq = spec.indexOf('=');
+    if (eq < 1) usage('--buffer needs PATH=SOURCE');
+    opts.buffers.push({ path: spec.slice(0, eq), source: spec.slice(eq + 1) });
+  } else if (a === '--complete') {
     if (argv.length - i - 1 < 3) usage('--complete needs FILE LINE COL');
-    opts.complete = { file: argv[i + 1], line: Number(argv[i + 2]), col: Number(argv[i + 3]) };
+    opts.completes.push({ file: argv[i + 1], line: Number(argv[i + 2]), col: Number(argv[i + 3]) });
     i += 3;
   } else if (a === '-h' || a === '--help') usage();
   else if (a.startsWith('--')) usage(`unknown option ${a}`);
   else positional.push(a);
 }
 if (!(opts.timeout > 0) || !(opts.settle >= 0)) usage('bad --timeout/--settle');
-if (positional.length < 1) usage('missing SCHEMA_FILE');
-const schemaPath = resolve(positional[0]);
-const yamlArgs = positional.slice(1);
-if (opts.complete) {
-  if (!Number.isInteger(opts.complete.line) || !Number.isInteger(opts.complete.col) || opts.complete.line < 1 || opts.complete.col < 1)
+if (positional.length < 1 && !opts.settings) usage('missing SCHEMA_FILE');
+const schemaPath = opts.settings ? null : resolve(positional[0]);
+const yamlArgs = opts.settings ? positional.slice() : positional.slice(1);
+const bufferSource = new Map(opts.buffers.map((b) => [b.path, b.source]));
+yamlArgs.push(...opts.buffers.map((b) => b.path));
+for (const c of opts.completes) {
+  if (!Number.isInteger(c.line) || !Number.isInteger(c.col) || c.line < 1 || c.col < 1)
     usage('--complete LINE and COL must be 1-based integers');
-  yamlArgs.push(opts.complete.file);
+  yamlArgs.push(c.file);
 }
 if (yamlArgs.length < 1) usage('missing YAML_FILE');
-if (!existsSync(schemaPath)) usage(`schema not found: ${schemaPath}`);
-for (const y of yamlArgs) if (!existsSync(y)) usage(`yaml file not found: ${y}`);
+if (schemaPath && !existsSync(schemaPath)) usage(`schema not found: ${schemaPath}`);
+for (const y of yamlArgs) if (!existsSync(bufferSource.get(y) ?? y)) usage(`yaml file not found: ${bufferSource.get(y) ?? y}`);
 if (!existsSync(SERVER_BIN)) usage(`yaml-language-server not installed (run npm ci in ${HERE})`);
+const workspaceDir = resolve(opts.workspace ?? process.cwd());
+if (!existsSync(workspaceDir)) usage(`workspace not found: ${workspaceDir}`);
 
-const schemaUri = pathToFileURL(schemaPath).href;
+// --settings: the schema associations exactly as an editor's settings give them
+let settingsSchemas = null;
+if (opts.settings) {
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(opts.settings, 'utf8'));
+  } catch (e) {
+    usage(`cannot read --settings ${opts.settings}: ${e.message}`);
+  }
+  settingsSchemas = parsed?.['yaml.schemas'] ?? parsed?.yaml?.schemas;
+  if (!settingsSchemas || typeof settingsSchemas !== 'object' || Array.isArray(settingsSchemas))
+    usage(`--settings ${opts.settings} has no "yaml.schemas" mapping`);
+}
+// what the server turns a settings key into (yls checkSchemaURI: URL as is, absolute path, else
+// relative to the workspace), to check that the settings association reached every file
+const settingsUris = new Set(
+  Object.keys(settingsSchemas ?? {}).map((k) =>
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(k) ? k : pathToFileURL(isAbsolute(k) ? k : resolve(workspaceDir, k)).href,
+  ),
+);
+
+const schemaUri = schemaPath ? pathToFileURL(schemaPath).href : null;
 const t0 = Date.now();
 const log = (...m) => opts.verbose && process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(2)}s] ${m.join(' ')}\n`);
 
@@ -84,7 +129,7 @@ for (const p of yamlArgs) {
   if (docs.has(p)) continue;
   const abs = resolve(p);
   const uri = pathToFileURL(abs).href;
-  let text = readFileSync(abs, 'utf8');
+  let text = readFileSync(bufferSource.get(p) ?? abs, 'utf8');
   let lineShift = 0;
   if (opts.modeline) {
     text = `# yaml-language-server: $schema=${schemaUri}\n` + text;
@@ -103,7 +148,9 @@ const yamlSettings = {
   format: { enable: false },
   schemaStore: { enable: false }, // no catalog download
   kubernetesCRDStore: { enable: false },
-  schemas: opts.modeline
+  schemas: settingsSchemas
+    ? settingsSchemas
+    : opts.modeline
     ? {}
     : // the server prefixes each pattern with "**/" and picomatch-es it against the document URI
       // exactly as the client sent it (percent-encoded), so give it that path with glob chars escaped
@@ -288,7 +335,7 @@ function finish(error) {
   clearTimeout(overallTimer);
   collect();
   output.server = serverVersion;
-  output.association = opts.modeline ? 'modeline' : 'settings';
+  output.association = opts.modeline ? 'modeline' : opts.settings ? 'settings-file' : 'settings';
   output.elapsed_s = Number(((Date.now() - t0) / 1000).toFixed(2));
   if (error) {
     output.error = error;
@@ -334,7 +381,7 @@ async function waitSettled() {
 
 // ---------------------------------------------------------------- session
 async function main() {
-  const rootUri = pathToFileURL(process.cwd()).href;
+  const rootUri = pathToFileURL(workspaceDir).href;
   const init = await request('initialize', {
     processId: process.pid,
     clientInfo: { name: 'knapper-yls-check' },
@@ -377,29 +424,38 @@ async function main() {
       log('yaml/get/jsonSchema failed', e.message);
     }
     output.associated[d.path] = uris;
-    if (Array.isArray(uris) && !uris.some((u) => sameUri(u, schemaUri))) {
+    const expected = schemaUri ? [schemaUri] : [...settingsUris];
+    // yaml/get/jsonSchema names the schema of document 1; a modeline there wins over the settings
+    // (they still apply to documents 2..N), so a file with a modeline only needs some schema
+    const modelineWins = !schemaUri && MODELINE.test(d.text) && uris?.length > 0;
+    if (Array.isArray(uris) && !modelineWins && !uris.some((u) => expected.some((e) => sameUri(u, e)))) {
       harnessErrors.push({
         file: d.path,
         line: 0,
         col: 0,
-        message: `harness: the server did not associate ${schemaUri} with this file (associated: ${JSON.stringify(uris)})`,
+        message: `harness: the server did not associate ${expected.join(' or ')} with this file (associated: ${JSON.stringify(uris)})`,
       });
     }
   }
 
-  if (opts.complete) {
-    const d = docs.get(opts.complete.file);
+  if (opts.completes.length) output.completions = [];
+  for (const c of opts.completes) {
+    const d = docs.get(c.file);
     const res = await request('textDocument/completion', {
       textDocument: { uri: d.uri },
-      position: { line: opts.complete.line - 1 + d.lineShift, character: opts.complete.col - 1 },
+      position: { line: c.line - 1 + d.lineShift, character: c.col - 1 },
       context: { triggerKind: 1 },
     });
     const items = Array.isArray(res) ? res : res?.items || [];
-    output.file = d.path;
-    output.line = opts.complete.line;
-    output.col = opts.complete.col;
-    output.labels = items.map((it) => it.label);
-    output.items = items.map((it) => ({ label: it.label, kind: it.kind ?? null, detail: it.detail ?? null }));
+    const answer = {
+      file: d.path,
+      line: c.line,
+      col: c.col,
+      labels: items.map((it) => it.label),
+      items: items.map((it) => ({ label: it.label, kind: it.kind ?? null, detail: it.detail ?? null })),
+    };
+    output.completions.push(answer);
+    if (output.completions.length === 1) Object.assign(output, answer); // the single-completion form
   }
 
   // polite shutdown, but never wait long for it
