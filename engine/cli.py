@@ -301,7 +301,8 @@ def _list(args) -> int:
                      "from": found.origin, "path": display(found.folder), "used": found.used,
                      "hidden_by": found.hidden_by})
     if args.format == "json":
-        print(json.dumps({"packs": rows}, indent=2, ensure_ascii=False))
+        from .safe_text import dumps
+        print(dumps({"packs": rows}, indent=2))
         return EXIT_CLEAN
     from rich.console import Console
     from rich.table import Table

@@ -65,14 +65,19 @@ def unlockable(graph: nx.DiGraph, mastered: set[str]) -> set[str]:
             and set(graph.predecessors(n)) <= mastered}
 
 
+def _dot_quoted(text: str) -> str:
+    """A DOT quoted string: a backslash or a quote in a name must not end the string or start an escape;
+    a line break is DOT's own `\\n`."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
 def to_dot(graph: nx.DiGraph, title: str) -> str:
-    lines = [f'digraph "{title}" {{', "  rankdir=LR;", "  node [shape=box];"]
+    lines = [f"digraph {_dot_quoted(title)} {{", "  rankdir=LR;", "  node [shape=box];"]
     for node, attrs in sorted(graph.nodes(data=True)):
-        label = attrs.get("name", node).replace('"', "'")
         style = ", style=dashed, color=red" if attrs.get("missing") else ""
-        lines.append(f'  "{node}" [label="{label}"{style}];')
+        lines.append(f"  {_dot_quoted(node)} [label={_dot_quoted(attrs.get('name', node))}{style}];")
     for a, b in sorted(graph.edges()):
-        lines.append(f'  "{a}" -> "{b}";')
+        lines.append(f"  {_dot_quoted(a)} -> {_dot_quoted(b)};")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -213,6 +213,10 @@ def test_knap_list_escapes_pack_text(project, knap):
     manifest_path.write_text(manifest_path.read_text().replace("Odd game", '"[red]Odd\\e[2J\\u0007"'))
     code, out, _ = knap("list")
     assert code == 0 and "\x1b" not in out and "\x07" not in out and "[red]Odd" in out
+    manifest_path.write_text(manifest_path.read_text().replace("[red]Odd", "Odd\\u202e\\u0085"))
+    code, out, _ = knap("list", "--format", "json")
+    assert code == 0 and "\u202e" not in out and "\x85" not in out, out
+    assert "Odd\u202e\u0085\x1b[2J\x07" in [row["name"] for row in json.loads(out)["packs"]]   # exact once parsed
 
 
 # ------------------------------------------------------------------------------- one file means its pack

@@ -44,3 +44,23 @@ def test_reachable_cards_never_sit_on_or_behind_a_cycle(spec):
     assert not available & on_cycles
     for node in available:
         assert all(pre in available for pre in graph.predecessors(node))
+
+
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet='ab "\\\n', max_size=8), st.text(alphabet='ab "\\', max_size=6))
+def test_dot_strings_stay_strings_whatever_the_names(name, title):
+    """A name ending in a backslash used to escape the closing quote, so the rest of the graph was read as
+    the label; every string of the DOT output must be one well-formed quoted string whose text is the name."""
+    graph = techgraph.build({"axe": {"name": name, "requires": []}, "spear": {"name": "Spear", "requires": ["axe"]}})
+    lines = techgraph.to_dot(graph, title).splitlines()
+    import re
+    assert re.fullmatch(rf"digraph {_QUOTED} {{", lines[0]), lines[0]
+    node = next(line for line in lines if line.startswith('  "axe" ['))
+    match = re.fullmatch(rf'  "axe" \[label=({_QUOTED})\];', node)
+    assert match, node
+    unescaped = re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), match.group(1)[1:-1])
+    assert unescaped == name
+    assert '  "axe" -> "spear";' in lines
