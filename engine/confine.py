@@ -73,17 +73,32 @@ class Root:
             descriptor = self.open(path)
         except OSError:
             return None
-        try:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            with os.fdopen(descriptor, "rb") as handle:
-                descriptor = None
-                return handle.read(limit)
-        except OSError:
+        return _read_regular(descriptor, limit)
+
+
+def read_unlinked(path, limit: int = -1) -> bytes | None:
+    """At most `limit` bytes of the regular file `path` itself, never through a link (for knap's own files,
+    such as the cache, where a link is never expected); None for anything else."""
+    try:
+        descriptor = os.open(path, _FLAGS)
+    except OSError:
+        return None
+    return _read_regular(descriptor, limit)
+
+
+def _read_regular(descriptor: int, limit: int) -> bytes | None:
+    """Read from an open descriptor (and close it) only if it is a regular file."""
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             return None
-        finally:
-            if descriptor is not None:
-                os.close(descriptor)
+        with os.fdopen(descriptor, "rb") as handle:
+            descriptor = None
+            return handle.read(limit)
+    except OSError:
+        return None
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)
 
 
 def root_of(path) -> Root:

@@ -21,7 +21,7 @@ import stat
 from dataclasses import fields
 from pathlib import Path
 
-from . import __version__, resources
+from . import __version__, confine, resources
 from .diagnostics import Diagnostic, Severity
 
 FORMAT = b"knap-cache/2"
@@ -215,21 +215,7 @@ class Cache:
 
 def _plain_file(path: Path, limit: int = -1) -> bytes:
     """A regular file's bytes, never through a link nor from a FIFO; b"" when there is none."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return b""
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return b""
-        with os.fdopen(descriptor, "rb") as handle:
-            descriptor = None
-            return handle.read(limit)
-    except OSError:
-        return b""
-    finally:
-        if descriptor is not None:
-            os.close(descriptor)
+    return confine.read_unlinked(path, limit) or b""
 
 
 # ------------------------------------------------------------------------------ shapes

@@ -20,6 +20,17 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+# one technology card, for the lint tests
+CARD = """kind: card
+id: axe
+name: Axe
+type: technology
+deck: deck
+stats: {vp: 1}
+effect: |
+  gain card.vp vp
+"""
+
 MINIMAL_PACK = """kind: pack
 id: demo
 name: Demo

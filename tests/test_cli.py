@@ -9,19 +9,10 @@ from pathlib import Path
 
 import yaml
 
+from conftest import CARD
 from engine.diagnostics import RULES
 
 REPO = Path(__file__).resolve().parent.parent
-
-CARD = """kind: card
-id: axe
-name: Axe
-type: technology
-deck: deck
-stats: {vp: 1}
-effect: |
-  gain card.vp vp
-"""
 
 
 def test_clean_pack_exits_0(make_pack, knap):

@@ -20,18 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import MINIMAL_PACK, MINIMAL_RULES, write_tree
+from conftest import CARD, MINIMAL_PACK, MINIMAL_RULES, write_tree
 from engine import confine, lint, lint_cache
 
-CARD = """kind: card
-id: axe
-name: Axe
-type: technology
-deck: deck
-stats: {vp: 1}
-effect: |
-  gain card.vp vp
-"""
 BROKEN_CARD = CARD + "colour: red\n"          # S002, found by the file checks
 SECRET = "API_TOKEN: [hunter2-do-not-print\n"  # broken YAML: lint would quote the line if it read it
 
