@@ -2,11 +2,12 @@
 components, the prerequisite graph). `lint.py` decides what to run and caches the results."""
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compose, dsl, schema_check, suggestions, suppressions, techgraph
+from . import compose, dsl, lint_fix, schema_check, suggestions, suppressions, techgraph, unread_fields
 from .diagnostics import Diagnostic
 from .packs import PackFiles, display
 from .stats import PROVENANCE, PackStats
@@ -136,15 +137,18 @@ class PackChecker:
         self.own_files = {r.path for r in results}
         self.stats = PackStats(pack.root.name)
 
-    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False):
-        """`explained`: the hint already tells a pack that extends this one what to do."""
+    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False,
+            fix=None):
+        """`explained`: the hint already tells a pack that extends this one what to do. `fix`: a
+        lint_fix maker, given the place the finding is written at; fixes are made in this pack's own files."""
         if self.effective is not None:
             file, index, path = self.effective.locate(file, index, tuple(path))
             if file not in self.own_files and not explained:
                 hint = (hint + "; " if hint else "") + f"found while checking `{self.effective.pack_id}`, " \
                     "which extends this pack: see what it removes, replaces or patches"
+        fix = fix(index, tuple(path)) if fix is not None and file in self.own_files else None
         self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
-                                     offset=offset, at_key=at_key))
+                                     offset=offset, at_key=at_key, fix=fix))
 
     def inherited(self, file, index, path) -> bool:
         """Whether the field `path` of a document was written by a pack this one extends."""
@@ -171,6 +175,7 @@ class PackChecker:
         self.check_components()
         self.check_player_counts()
         self.check_endless_actions()
+        self.check_unread_fields()
         self.check_graph()
         self.count_stats()
         return self.diags, self.stats
@@ -322,6 +327,10 @@ class PackChecker:
             return       # perhaps the id a broken document lost
         hint = dsl.suggest(name, self.names_for(target, symbols))
         close = bool(hint)
+        fix = None
+        if close and category is None:     # an unknown id with one close match: replace it
+            fix = functools.partial(lint_fix.key_fix, names=self.names_for(target, symbols)) if at_key else \
+                functools.partial(lint_fix.value_fix, old=name, names=self.names_for(target, symbols))
         hint = hint or f"define a {target} with `id: {name}`"
         if target == "value":      # a parameter's value: the runtime reads a text as an id
             code, message = "R001", f"the parameter value `{name}` is neither a number nor an id of this pack"
@@ -333,7 +342,7 @@ class PackChecker:
             code, message = "R001", f"`{name}` is a {category}, but a {target} is expected here"
         else:
             code, message = "R001", f"unknown {target if target != 'any' else 'id'} `{name}`"
-        self.add(code, message, file, index, path, hint, at_key=at_key)
+        self.add(code, message, file, index, path, hint, at_key=at_key, fix=fix)
 
     def names_for(self, target, symbols) -> suggestions.NameIndex:
         """The ids a reference to a `target` may name, indexed once per pack for "did you mean"."""
@@ -471,6 +480,17 @@ class PackChecker:
                      "no limit and no `available` condition, and its effect neither ends the turn nor can fail",
                      file, index, ("id",), "add `limit: once_per_turn`, a `cost`, an `available` condition or "
                      "`whole_turn: true`; otherwise a bot that likes it never ends its turn")
+
+    def check_unread_fields(self):
+        """D008: behaviour written where nothing reads it (engine/unread_fields.py). Only on a pack whose
+        documents are all known: a broken one might hold the `resolve` or `perform` that runs it."""
+        if not self.manifest or self.broken:
+            return
+        parameters = set((self.manifest.get("parameters") or {}))
+        where = {id(data): (file, index) for file, index, data in self.docs}
+        for finding in unread_fields.unread((data for _, _, data in self.docs), parameters):
+            file, index = where[id(finding.document)]
+            self.add("D008", finding.message, file, index, finding.path, finding.hint, at_key=True)
 
     def check_player_counts(self):
         """A parameter given by player count needs a value for every count the pack allows (or a default):

@@ -9,11 +9,17 @@ import tomllib
 from pathlib import Path
 
 from . import __version__
+from .cli_options import add_output, text_console
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        from .cli_options import HelpFormatter
+        kwargs.setdefault("formatter_class", HelpFormatter)      # every default shown, never `default: None`
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse's own exit code is 2 too; keep the wording short
         self.print_usage(sys.stderr)
         print(f"knap: error: {message}", file=sys.stderr)
@@ -47,14 +53,16 @@ def _codes(value) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="knap", description="Knapper: lint, inspect and play data-driven board games.")
-    parser.add_argument("--version", action="version", version=f"knap {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"knap {__version__}",
+                        help="print `knap VERSION` and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     lint = sub.add_parser("lint", help="check packs and card files", description=(
         "Check packs: YAML, schemas, effect texts, references, decks and the prerequisite graph. "
-        "Exit 0 when clean, 1 on findings, 2 on usage errors."))
+        "Exit 0 when clean, 1 on findings (0 with --exit-zero), 2 on usage errors."))
     lint.add_argument("paths", nargs="*", help="folders, files or built-in pack ids (default: .)")
-    lint.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text")
+    lint.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text",
+                      help="how to write the findings: for people, for programs, as GitHub annotations or SARIF")
     lint.add_argument("--select", help="only these codes or prefixes, comma-separated (e.g. S,D001)")
     lint.add_argument("--ignore", help="skip these codes or prefixes, comma-separated")
     lint.add_argument("--stats", action="store_true", help="count documents, cards, texts and provenance per pack")
@@ -62,16 +70,27 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     lint.add_argument("--cache-dir", help="where the cache lives, anywhere (default: `cache-dir` of pyproject.toml, "
                       "which must lie inside the project, else .knap_cache)")
-    lint.add_argument("--output", "-o", help="write the report to a file instead of standard output")
+    lint.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (whole or not at all) "
+                      "instead of standard output")
+    lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings (still 2 on "
+                      "a usage error or a bug in knap)")
     lint.add_argument("--exclude", metavar="GLOBS", help="skip folders or files matching these comma-separated "
                       "globs when scanning folders (added to `exclude` in pyproject.toml)")
     lint.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes for large packs (default: cores)")
+    lint.add_argument("--fix", action="store_true", help="apply the fixes of findings marked [*], then lint again")
+    lint.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing "
+                      "(exit 1 if there are any; wins over --fix)")
 
-    schema = sub.add_parser("schema", help="JSON Schemas for editors")
+    schema = sub.add_parser("schema", help="JSON Schemas for editors", description=(
+        "The JSON Schemas of pack documents, for editors and other tools: export copies, or write the editor "
+        "settings that check every document of every pack file as you type."))
     schema_sub = schema.add_subparsers(dest="schema_command", metavar="ACTION", parser_class=_Parser, required=True)
-    export = schema_sub.add_parser("export", help="write self-contained schema copies for editors")
-    export.add_argument("directory")
-    export.add_argument("--draft", choices=["draft-07", "2020-12"], default="draft-07")
+    export = schema_sub.add_parser("export", help="write self-contained schema copies for editors", description=(
+        "Write one self-contained JSON Schema per kind of document into a folder, in the draft the tool that "
+        "reads them wants (ajv loads draft-07 in strict mode)."))
+    export.add_argument("directory", help="the folder to write the schemas into (made if missing)")
+    export.add_argument("--draft", choices=["draft-07", "2020-12"], default="draft-07",
+                        help="the JSON Schema draft of the copies")
     editor = schema_sub.add_parser("editor", help="editor settings that check every document of every pack file",
                                    description=(
         "Associate the document schema with the YAML files of your packs through the `yaml.schemas` setting of "
@@ -79,32 +98,43 @@ def build_parser() -> argparse.ArgumentParser:
         "$schema=` line, which covers only the first document of a file, the setting covers every document."))
     editor.add_argument("folders", nargs="*", metavar="FOLDER",
                         help="folders whose YAML files are pack files (default: content/ in the workspace)")
-    editor.add_argument("--root", default=".", help="the workspace folder the editor opens (default: .)")
+    editor.add_argument("--root", default=".", help="the workspace folder the editor opens")
     editor.add_argument("--schema", help="the schema to associate (default: the built-in document.schema.json)")
     editor_out = editor.add_mutually_exclusive_group()
     editor_out.add_argument("--vscode", action="store_true", help="write it into .vscode/settings.json of the workspace")
     editor_out.add_argument("--print", dest="style", choices=["vscode", "neovim", "helix"], default="vscode",
                             help="print the settings for this editor (default: vscode)")
 
-    graph = sub.add_parser("graph", help="export a pack's prerequisite graph")
+    graph = sub.add_parser("graph", help="export a pack's prerequisite graph", description=(
+        "Export the prerequisite graph of a pack's cards (what must be mastered before what), as the pack is "
+        "played, with what it inherits: Graphviz dot, a Mermaid flowchart or JSON."))
     graph.add_argument("pack", help="a pack folder or built-in pack id")
-    graph.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
+    add_output(graph, ["dot", "mermaid", "json"], "dot", "the graph")
     graph.add_argument("--all", action="store_true", help="include cards without prerequisites")
 
     diff = sub.add_parser("diff", help="what a variant changes against the packs it extends", description=(
         "Compare a pack that extends others with what it extends: players, parameters, decks, and every "
         "document removed, changed (field by field) or added."))
     diff.add_argument("pack", help="a pack folder or built-in pack id")
-    diff.add_argument("--format", choices=["text", "json"], default="text")
+    add_output(diff, ["text", "json"], "text", "the changes")
+    diff.add_argument("--full", action="store_true", help="show whole old and new values, not only the parts "
+                      "that differ")
 
     listing = sub.add_parser("list", help="every pack id knap can find, and where it comes from", description=(
         "List the packs a pack id can name, in lookup order: the project's content/ folder, the folders of "
         "KNAP_PACKS, those of `[tool.knap] packs` in pyproject.toml, then the built-in packs. When two have "
         "the same id, the first one is used."))
-    listing.add_argument("--format", choices=["text", "json"], default="text")
+    add_output(listing, ["text", "json"], "text", "the list")
 
     from . import play_cli
     play_cli.add_commands(sub)
+
+    completion = sub.add_parser("completion", help="print a shell completion script", description=(
+        "Print a completion script for your shell, generated from knap's own options. Load it from your "
+        "shell's start-up file: bash `eval \"$(knap completion bash)\"` in ~/.bashrc; zsh the same with `zsh` "
+        "in ~/.zshrc (after compinit); fish `knap completion fish > ~/.config/fish/completions/knap.fish`."))
+    from .completion import SHELLS
+    completion.add_argument("shell", choices=SHELLS, help="the shell to complete for")
     return parser
 
 
@@ -132,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
             return _diff(args)
         if args.command == "graph":
             return _graph(args)
+        if args.command == "completion":
+            from .completion import script
+            sys.stdout.write(script(parser, args.shell))
+            return EXIT_CLEAN
         if args.command in ("play", "sim", "replay"):
             from . import play_cli
             return getattr(play_cli, args.command)(args)
@@ -201,12 +235,38 @@ def _lint(args) -> int:
         print("knap: --jobs needs a number of at least 1", file=sys.stderr)
         return EXIT_USAGE
     exclude = [g.strip() for g in (args.exclude or "").split(",") if g.strip()] + list(config.get("exclude", []))
-    result = lint.lint(targets, cache_dir, args.jobs, exclude, Path(config.get("_root", ".")))
-    diags = [d for d in result.diagnostics
-             if (not select or any(d.code.startswith(c) for c in select))
-             and not any(d.code.startswith(c) for c in ignore)]
+    from . import lint_fix
+    from .safe_text import visible
+
+    def shown(text):
+        return visible(text, lines=False)
+
+    def run():
+        found = lint.lint(targets, cache_dir, args.jobs, exclude, Path(config.get("_root", ".")))
+        chosen = [d for d in found.diagnostics
+                  if (not select or any(d.code.startswith(c) for c in select))
+                  and not any(d.code.startswith(c) for c in ignore)]
+        return found, chosen, lint_fix.plan(chosen, found.positions.root)   # keeps only the fixes that hold
+
+    result, diags, fixes = run()
+    if args.diff:
+        lint_fix.say_skipped(fixes, shown)
+        _write(lint_fix.unified_diff(fixes.files), args.output)
+        print(f"Would fix {fixes.count} of {len(diags)} finding{'s' if len(diags) != 1 else ''}"
+              + (" (`knap lint --fix` applies them)." if fixes.count else "."), file=sys.stderr)
+        return EXIT_FINDINGS if fixes.count else EXIT_CLEAN
+    fixed = 0
+    for _ in range(lint_fix.ROUNDS if args.fix else 0):   # a fix can make a document valid, and its ids checked
+        written = lint_fix.apply(fixes.files, result.positions.root, shown) if fixes.count else 0
+        if not written:
+            break
+        fixed += written
+        result, diags, fixes = run()        # what remains, as a second run would find it
+    if args.fix:
+        lint_fix.say_skipped(fixes, shown)
     if args.format == "json":
-        _write(report.as_json(diags, result.stats if args.stats else None, result.files), args.output)
+        _write(report.as_json(diags, result.stats if args.stats else None, result.files,
+                              result.positions.source_lines), args.output)
     elif args.format == "github":
         _write(report.github(diags), args.output)
     elif args.format == "sarif":
@@ -216,11 +276,17 @@ def _lint(args) -> int:
         _write(report.text(diags, result.positions.source_lines, color), args.output)
         if args.stats:
             _print_stats(result.stats)
-        if not diags and not args.output:
+        if not diags and not args.output and result.files:
             print(f"All checks passed ({result.files} file{'s' if result.files != 1 else ''}).", file=sys.stderr)
+    if args.fix:
+        print(f"{fixed} fixed, {len(diags)} remaining.", file=sys.stderr)
+    if not result.files:       # a wrong folder, or an `exclude` that leaves nothing: "all passed" would hide it
+        from .safe_text import plain
+        print(f"knap: warning: no pack files found in {', '.join(plain(str(p)) for p in args.paths or ['.'])}; "
+              "nothing was checked", file=sys.stderr)
     if any(d.code == INTERNAL for d in result.diagnostics):
         return EXIT_USAGE
-    return EXIT_FINDINGS if diags else EXIT_CLEAN
+    return EXIT_FINDINGS if diags and not args.exit_zero else EXIT_CLEAN
 
 
 def _cache_dir(explicit: str | None, config: dict) -> Path | None:
@@ -302,9 +368,8 @@ def _list(args) -> int:
                      "hidden_by": found.hidden_by})
     if args.format == "json":
         from .safe_text import dumps
-        print(dumps({"packs": rows}, indent=2))
+        _write(dumps({"packs": rows}, indent=2), args.output)
         return EXIT_CLEAN
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -322,10 +387,10 @@ def _list(args) -> int:
             cells.append("" if row["used"] else f"hidden by the {row['hidden_by']} one")
         # pack text as plain Text: no markup, and no control character reaches the terminal
         table.add_row(*(Text(plain(cell), style="" if row["used"] else "dim") for cell in cells))
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
+    console, buffer = text_console(args.output)
     console.print(table)
+    if buffer is not None:
+        _write(buffer.getvalue(), args.output)
     if not rows:
         print("No packs found: add one to content/ or name folders of packs in KNAP_PACKS.", file=sys.stderr)
     return EXIT_CLEAN
@@ -395,10 +460,7 @@ def _diff(args) -> int:
     found = [(n, base_id, result.effective[find_pack(base_id, root)]) for n, base_id in enumerate(variant.bases)]
     base = found[0][2] if len(found) == 1 else compose.compose("", {}, None, [], found, lambda *a, **k: None)
     changes = diff.diff(base, variant, {display(p) for p in pack_files(root)}, variant.removals)
-    if args.format == "json":
-        print(dumps(changes, indent=2))
-    else:
-        sys.stdout.write(diff.text(changes))
+    _write(dumps(changes, indent=2) if args.format == "json" else diff.text(changes, full=args.full), args.output)
     return EXIT_CLEAN
 
 
@@ -420,7 +482,7 @@ def _graph(args) -> int:
     title = target.name
     renderer = {"dot": lambda g: techgraph.to_dot(g, title), "mermaid": techgraph.to_mermaid,
                 "json": techgraph.to_json}[args.format]
-    sys.stdout.write(plain(renderer(graph), lines=True))     # labels are pack text: no control characters
+    _write(plain(renderer(graph), lines=True), args.output)     # labels are pack text: no control characters
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
         print(report.text(errors, result.positions.source_lines), file=sys.stderr)

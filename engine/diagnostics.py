@@ -139,6 +139,16 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "rest of the turn: the turn ends only when the player chooses to end it. A bot that likes the action "
           "takes it for ever; `knap sim` and `knap play` stop such a game after `--max-answers-per-turn` answers "
           "and report it as stalled. Give the action a limit, a cost or a condition."),
+    _rule("D008", "behaviour-never-runs", "warning", "Behaviour is written where no rule of the pack reads it.",
+          "A card's `effect` runs only when a rule resolves the card (`resolve CARDS`); a subroutine action runs "
+          "only when a rule performs it (`perform ACTION`); a card's `playable` is read by nothing. Lint looks at "
+          "every `resolve` and `perform` of the pack (and of the packs it extends): when none can reach the card "
+          "or action, what it says never happens at play, without a word. A `resolve` is narrowed by "
+          "`where type = ...`, `tag = ...` or `id = ...`, followed through the names its text binds; any other "
+          "`resolve` may reach every card. Write the `resolve` or `perform` where it should happen, or move words "
+          "meant for the players to `text:`. Bad: a technology with `effect: gain 2 vp` in a pack whose only "
+          "`resolve` is `resolve drawn where type = event`. Good: the action that masters technologies ends with "
+          "`resolve tech` (`tech` being the technology it chose), so the effect runs when one is mastered."),
     _rule("R001", "unknown-reference", "error", "A field refers to an id that does not exist.",
           "Every id used in a field (a card's deck, a cost, a zone's reshuffle pile, ...) must be defined in "
           "the pack or a pack it extends."),
@@ -190,6 +200,8 @@ class Diagnostic:
     offset: int | None = field(default=None, compare=False)   # offset inside a DSL text at `path`
     at_key: bool = field(default=False, compare=False)         # point at the key of `path`, not its value
     end_col: int = 0
+    # The one sure fix, when there is one (lint_fix.py): plain data, kept by the cache and printed in json/SARIF
+    fix: dict | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.severity is None:
@@ -210,6 +222,8 @@ class Diagnostic:
         d = asdict(self)
         for k in ("doc_index", "path", "offset", "at_key"):
             d.pop(k)
+        if d["fix"] is None:
+            d.pop("fix")
         d["severity"] = self.severity.value
         rule = RULES.get(self.code)
         d["name"] = rule.name if rule else "internal"

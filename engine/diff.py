@@ -93,17 +93,38 @@ def diff(base: Effective, variant: Effective, own_files: set[str], removals: dic
     return out
 
 
-def _shown(value, width: int = 60) -> str:
+def differences(old, new, path: str = "") -> list[tuple[str, object, object]]:
+    """The parts of two values that differ, as (key path, old, new): mappings are followed key by key and
+    lists of the same length item by item (`steps[1].size`); anything else that differs is one change,
+    a missing side being `_MISSING`. Equal parts are left out."""
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key in list(old) + [k for k in new if k not in old]:
+            found += differences(old.get(key, _MISSING), new.get(key, _MISSING), f"{path}.{key}" if path else str(key))
+        return found
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [change for i, (a, b) in enumerate(zip(old, new)) for change in differences(a, b, f"{path}[{i}]")]
+    return [(path, old, new)]
+
+
+def _shown(value) -> str:
+    """A value in full, as JSON (a one-line text as itself): what changed is never cut off."""
     if value is _MISSING:
         return "(none)"
-    text = json.dumps(value, ensure_ascii=False)
     if isinstance(value, str) and "\n" not in value:
-        text = value
-    return text if len(text) <= width else text[:width - 3] + "..."
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
-def _change(entry) -> str:
-    return f"{_shown(entry.get('from', _MISSING))} -> {_shown(entry.get('to', _MISSING))}"
+def _changes(name: str, entry: dict, indent: str, full: bool) -> list[str]:
+    """One line per part that differs (`name.key: old -> new`), or the whole values with `full`."""
+    before, after = entry.get("from", _MISSING), entry.get("to", _MISSING)
+    if full or before is _MISSING or after is _MISSING:
+        return [f"{indent}{name}: {_shown(before)} -> {_shown(after)}"]
+    return [f"{indent}{name}{'' if not path or path.startswith('[') else '.'}{path}: {_shown(a)} -> {_shown(b)}"
+            for path, a, b in differences(before, after)]
 
 
 def _players(spec) -> str:
@@ -113,16 +134,17 @@ def _players(spec) -> str:
     return f"{low}" if low == high else f"{low} to {high}"
 
 
-def text(report: dict) -> str:
-    """The report in words, one change per line; a control or bidi character of the packs is shown as an
-    escape (`\\x1b`, `\\u202e`), a newline in a value as `\\x0a`, so no value drives the terminal or fakes a line."""
+def text(report: dict, full: bool = False) -> str:
+    """The report in words, one change per line: the key paths that differ, each old -> new in full (with
+    `full`, whole old and new values). A control or bidi character of the packs is shown as an escape
+    (`\\x1b`, `\\u202e`), a newline in a value as `\\x0a`, so no value drives the terminal or fakes a line."""
     lines = [f"`{report['pack']}` against {', '.join(f'`{b}`' for b in report['base']) or 'nothing'}:"]
     if "players" in report:
         lines.append(f"players: {_players(report['players'].get('from'))} -> {_players(report['players'].get('to'))}")
     for title, key in (("parameters", "parameters"), ("decks", "decks")):
         if report.get(key):
             lines.append(f"{title}:")
-            lines += [f"  {name}: {_change(entry)}" for name, entry in report[key].items()]
+            lines += [line for name, entry in report[key].items() for line in _changes(name, entry, "  ", full)]
     if report["removed"]:
         lines.append(f"removed ({len(report['removed'])}):")
         lines += [f"  {r['kind']} {r['id']}" + (f": {r['reason']}" if r["reason"] else "") for r in report["removed"]]
@@ -130,7 +152,7 @@ def text(report: dict) -> str:
         lines.append(f"changed ({len(report['changed'])}):")
         for c in report["changed"]:
             lines.append(f"  {c['kind']} {c['id']} ({c['how']} in {c['file']}):")
-            lines += [f"    {path}: {_change(entry)}" for path, entry in c["fields"].items()]
+            lines += [line for path, entry in c["fields"].items() for line in _changes(path, entry, "    ", full)]
     if report["added"]:
         lines.append(f"added ({len(report['added'])}):")
         lines += [f"  {a['kind']} {a['id']} \"{a['name']}\" ({a['file']})" for a in report["added"]]

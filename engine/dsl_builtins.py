@@ -134,8 +134,10 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "oracle \"How did the tower land?\" among [\"stands\", \"falls\"] with [80, 20] as landing",
          decision=True),
     Verb("require", "Stop the action as not allowed unless a condition holds.",
-         (_p("condition", "bool"),), {"unless": _p("exception", "bool", False)},
-         "require weapons(me) >= card.strength"),
+         (_p("condition", "bool"),), {"unless": _p("exception", "bool", False),
+                                      "with": _p("reason", "text", False, "why, in the players' words, when it "
+                                                 "does not hold (default: the condition itself)")},
+         "require weapons(me) >= card.strength with \"Your weapons are too weak\""),
     Verb("perform", "Carry out another action by its id; `with` gives it the card it resolves (`card`).",
          (_p("action", "any"),), {"with": _p("card", "card", False), "for": _FOR},
          "perform encounter with found"),
@@ -155,7 +157,12 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
     Verb("flag", "Set a named flag of the game or of a player to true.",
          (_p("flag", "name"),), {"for": _FOR}, "flag settled for me"),
     Verb("unflag", "Clear a named flag.", (_p("flag", "name"),), {"for": _FOR}, "unflag settled"),
-    Verb("log", "Write a line to the game log.", (_p("message", "text"),), {}, "log \"The predator escapes\""),
+    Verb("log", "Write a line to the game log; `words(...)` makes a line that shows values.",
+         (_p("message", "text"),), {}, "log \"The predator escapes\""),
+    Verb("slide", "Close the gaps of a row of slots: its cards move towards slot 1, keeping their order; with "
+         "`from`, the empty slots left at the end are filled, in slot order, from the top of that zone (as many "
+         "as it holds).",
+         (_p("row", "zone"),), {"from": _p("source", "zone", False)}, "slide display from display_deck"),
 ]}
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [
@@ -204,6 +211,26 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("zone_of", "The zone a card is in.", (_p("card", "card"),), "zone", "zone_of(card)"),
     Function("slot", "The slot a card occupies in a row (0 when not in a row).", (_p("card", "card"),), "number",
              "slot(card)"),
+    Function("words", "One text made of the given parts, one after another with nothing between: numbers as "
+             "digits, yes/no, players and ids of the pack by their names, lists joined with commas. For a log "
+             "line that shows values; a card's name is `card.name`.",
+             (_p("part", "any"),), "text",
+             "log words(\"Strength \", weapons(me), \" vs \", card.strength, \" (\", card.name, \")\")", variadic=True),
+    Function("room", "How many more cards fit in a zone: what is left of its `capacity` (over all players "
+             "together for a zone every player has), the empty slots of a row, else as many as the game has "
+             "cards.", (_p("zone", "zone"),), "number", "room(forest) >= 2"),
+    Function("amount", "The value of a counter named by an expression (a name bound to a counter's id), for a "
+             "player (`me` when left out).", (_p("counter", "counter"), _p("player", "player", False)), "number",
+             "amount(vp, rival) > 0"),
+    Function("own", "A player's own zone of a zone every player has, when the zone is named by an expression "
+             "(`hand(p)` when it is named in the text).", (_p("zone", "zone"), _p("player", "player")), "zone",
+             "count(own(river, rival)) > 0"),
+    Function("compare_dice", "Compares two rolls die by die from the highest down (highest against highest, "
+             "then the next-highest, and so on; a roll with no die left to compare loses): 1 when the first "
+             "wins, -1 when the second does, 0 for a full tie.", (_p("first", "any"), _p("second", "any")),
+             "number", "compare_dice(faces, [6, 2]) > 0"),
+    Function("players_from", "All players in turn order, starting with the given one.",
+             (_p("player", "player"),), "players", "players_from(next_player(me))"),
 ]}
 
 CONSTANTS: dict[str, Constant] = {c.name: c for c in [

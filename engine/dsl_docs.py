@@ -109,4 +109,5 @@ def render_rules() -> str:
             out.append(f"\n## {code[0]} — {STAGES[stage]}\n")
             out.append("| code | name | severity | meaning |\n|---|---|---|---|")
         out.append(f"| {code} | {rule.name} | {rule.severity.value} | {rule.summary} {rule.explanation} |")
-    return "\n".join(out) + "\n"
+    from .lint_fix import DOC as fixes
+    return "\n".join(out) + "\n" + fixes

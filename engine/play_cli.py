@@ -1,23 +1,35 @@
 """`knap play`, `knap sim` and `knap replay`: the runtime from the command line."""
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def add_commands(sub):
+    from .cli_options import DeprecatedAlias, add_output
     play = sub.add_parser("play", help="play a game in the terminal against bots", description=(
         "Play a pack at the terminal. Seats without a person are played by bots. The game's log is saved "
         "so that `knap replay` can check it."))
-    play.add_argument("pack", help="a pack folder or built-in pack id")
-    play.add_argument("--players", type=int, default=None, help="how many players (default: the pack's minimum)")
+    play.add_argument("pack", nargs="?", help="a pack folder or built-in pack id (with --resume: the pack's folder, "
+                      "when the save does not find it)")
+    play.add_argument("--resume", metavar="FILE", help="go on with a game saved when a person left it (`q`, Ctrl-C "
+                      "or the end of input save it, beside the log: knap-game-SEED.save.json), with the same seats, "
+                      "bots and seed; its log holds the whole game")
+    play.add_argument("--players", type=int, default=None, metavar="N",
+                      help="how many players (default: the pack's minimum)")
     play.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
                       help="a seat played by a person at this terminal (repeatable; default: none)")
-    play.add_argument("--bots", default="greedy", help="agent for the other seats: random or greedy")
-    play.add_argument("--seed", type=int, default=0)
+    _add_agents(play, "greedy", "the bots of the seats no person plays: one agent for all, or one per seat "
+                "(comma-separated, repeated as needed; a person's seat skips its entry)")
+    play.add_argument("--bots", action=DeprecatedAlias, dest="agents", instead="--agents")
+    play.add_argument("--seed", type=int, default=None, help="the game's random seed: the same seed and answers "
+                      "play the same game (default: a fresh one, printed at the start)")
     play.add_argument("--log", metavar="FILE", help="write the game log here (default: knap-game-SEED.json)")
     play.add_argument("--oracle", choices=["model", "ask"], default="model",
                       help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
@@ -32,27 +44,39 @@ def add_commands(sub):
     sim.add_argument("--compare", nargs=2, metavar=("PACK_A", "PACK_B"),
                      help="instead of PACK: play both packs with the same seeds, agents and player count "
                      "(default: the smallest both allow) and show B − A with 95 %% intervals")
-    sim.add_argument("-n", "--games", type=int, default=100)
-    sim.add_argument("--players", type=int, default=None)
-    sim.add_argument("--agents", default="random", help="agents by seat, comma-separated, repeated as needed")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: cores)")
-    sim.add_argument("--max-rounds", type=int, default=500,
+    sim.add_argument("-n", "--games", type=int, default=100, help="how many games to play")
+    sim.add_argument("--players", type=int, default=None, metavar="N",
+                     help="how many players (default: the pack's minimum)")
+    _add_agents(sim, "random", "the agents by seat: one for all, or comma-separated, repeated as needed")
+    sim.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed SEED+i")
+    sim.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
+    sim.add_argument("--max-rounds", type=int, default=500, metavar="N",
                      help="stop a game after this many rounds; it is reported as stalled, with its seed")
     _add_answer_limit(sim)
-    sim.add_argument("--logs", metavar="DIR", help="write the logs of stalled games and of games that ended in an "
-                     "error here, to replay them with `knap replay`")
-    sim.add_argument("--json", metavar="FILE", help="also write the summary as JSON (with --compare: "
-                     "{\"a\": summary, \"b\": summary, \"differences\": ...})")
+    sim.add_argument("--log-dir", metavar="DIR", help="write the logs of stalled games and of games that ended in "
+                     "an error into DIR, to replay them with `knap replay`")
+    add_output(sim, ["text", "json"], "text", "the summary", " (JSON with --compare: {\"a\": summary, "
+               "\"b\": summary, \"differences\": ...})")
+    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="show how many games are done, on stderr (default: when stderr is a terminal)")
+    sim.add_argument("--logs", action=DeprecatedAlias, dest="log_dir", instead="--log-dir", metavar="DIR")
+    sim.add_argument("--json", action=DeprecatedAlias, dest="json_too", spelt="--json FILE",
+                     instead="--format json --output FILE", metavar="FILE")
 
     replay = sub.add_parser("replay", help="replay a game log and check its final state", description=(
         "Replay a game log and check that it reaches the final state it records, or check that a saved game "
         "(`Game.save`) loads. Either file may come from anyone: a bad one is reported in one line (the file, "
         "where in it, what is wrong) with exit 1."))
-    replay.add_argument("log", metavar="FILE", help="a game log written by `knap play` or `knap sim --logs`, "
+    replay.add_argument("log", metavar="FILE", help="a game log written by `knap play` or `knap sim --log-dir`, "
                         "or a saved game")
     replay.add_argument("--pack", help="the pack folder or id (a log's own pack folder is used only when it lies inside the working folder or the log's folder)")
     replay.add_argument("--show", action="store_true", help="print the log of the replayed game")
+
+
+def _add_agents(parser, default: str, what: str):
+    # the names are not listed here: importing the runtime would slow every command down
+    parser.add_argument("--agents", default=default, metavar="NAME[,NAME...]",
+                        help=f"{what}; an unknown name lists the agents")
 
 
 def _add_answer_limit(parser):
@@ -94,12 +118,95 @@ def _pack_and_players(args):
 
 
 def play(args) -> int:
+    """`knap play`: a new game, or (`--resume FILE`) a game saved when a person left it. Leaving (`q`,
+    Ctrl-C, the end of input) saves the game beside its log and prints the command that resumes it."""
     from .runtime import agents, session
     from .runtime.errors import ContentError
-    from .runtime.game import Game, GameError, Stalled
+    from .runtime.game import GameError, Stalled
     from .runtime.terminal import HumanAgent, render
     from .safe_text import console as safe_console, markup, plain
 
+    console = safe_console()
+    try:
+        table = _resumed_table(args, console) if args.resume else _new_table(args, console)
+    except KeyboardInterrupt:
+        console.print("\nGame abandoned before it began.")
+        return EXIT_CLEAN
+    if isinstance(table, int):
+        return table
+    rules, game = table.rules, table.game
+    seed, answered = game.state["seed"], len(game.state["history"])
+    seats = [HumanAgent(console) if name == session.HUMAN else agents.make(name, _bot_seed(seed, seat, answered))
+             for seat, name in enumerate(table.seats, 1)]
+    humans = [seat for seat, name in enumerate(table.seats, 1) if name == session.HUMAN]
+    watcher = f"P{humans[0]}" if humans else None
+    shown = [len(game.log_for(watcher or "P1")) if answered else 0]
+
+    def narrate(game):   # bots' moves, as the person (or a spectator of seat 1 with bots only) may read them
+        lines = game.log_for(watcher or "P1")
+        for line in lines[shown[0]:]:
+            if not humans:
+                console.print(f"[dim]{markup(line)}[/dim]")
+        shown[0] = len(lines)
+
+    oracle = None
+    if table.oracle == "ask":     # the person at the table; the same one who plays a seat, if any
+        oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or \
+            HumanAgent(console, spectator=True)
+    try:
+        session.play_out(game, seats, on_step=narrate, oracle=oracle, watcher=watcher, interruptible=True)
+    except KeyboardInterrupt:
+        return _save_and_leave(game, table, console)
+    except Stalled as exc:          # the log replays the game up to the stall
+        if not _write_game_log(game, table.log_path, table.seats):
+            return EXIT_FINDINGS
+        log_name = plain(str(table.log_path))
+        print(f"knap: the game stalled (seed {seed}): {plain(str(exc))}; its log is in {log_name} "
+              f"(`knap replay {log_name} --show`)", file=sys.stderr)
+        return EXIT_FINDINGS
+    except (ContentError, GameError) as exc:      # the log replays the game up to the failure, and fails there
+        print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        if _write_game_log(game, table.log_path, table.seats):
+            log_name = plain(str(table.log_path))
+            print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` shows what happened)",
+                  file=sys.stderr)
+        return EXIT_FINDINGS
+    render(game.view(watcher or "P1"), console, log_lines=6, spectator=watcher is None)
+    result = game.state["result"]
+    scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
+    console.print(f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
+                  f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else ""))
+    if not _write_game_log(game, table.log_path, table.seats):
+        return EXIT_FINDINGS
+    console.print(markup(f"Log written to {table.log_path} (check it with `knap replay {table.log_path}`)."))
+    return EXIT_CLEAN
+
+
+class _Table:
+    """A game ready to play at the terminal: who plays each seat (`human` or an agent's name), who decides
+    physical outcomes, and where its log (and its save, if the person leaves) go."""
+
+    def __init__(self, rules, game, seats, oracle, log_path, save_path):
+        self.rules, self.game, self.seats, self.oracle = rules, game, seats, oracle
+        self.log_path, self.save_path = Path(log_path), Path(save_path)
+
+
+def _bot_seed(seed: int, seat: int, answered: int) -> int:
+    """A bot's own random seed: from the game's seed and its seat, and, in a resumed game, how far the
+    game had gone (a new game's bots are seeded as they always were)."""
+    return seed * 31 + seat + answered * 1_000_003
+
+
+def _new_table(args, console):
+    """A new game from the command line, or the exit code once the reason has been printed."""
+    from .runtime import session
+    from .runtime.errors import ContentError
+    from .runtime.game import Game, GameError
+    from .safe_text import plain
+
+    if not args.pack:
+        print("knap: play needs a PACK (or --resume FILE, to go on with a saved game)", file=sys.stderr)
+        return EXIT_USAGE
     loaded = _pack_and_players(args)
     if loaded is None:
         return EXIT_USAGE
@@ -108,59 +215,123 @@ def play(args) -> int:
     if bad:
         print(f"knap: --human takes a seat from 1 to {players}", file=sys.stderr)
         return EXIT_USAGE
-    console = safe_console()
-    seats = []
-    for seat in range(1, players + 1):
-        seats.append(HumanAgent(console) if seat in args.human else agents.make(args.bots, args.seed * 31 + seat))
-    shown = [0]
-    watcher = f"P{args.human[0]}" if args.human else None
-
-    def narrate(game):   # bots' moves, as the person (or a spectator of seat 1 with bots only) may read them
-        lines = game.log_for(watcher or "P1")
-        for line in lines[shown[0]:]:
-            if not args.human:
-                console.print(f"[dim]{markup(line)}[/dim]")
-        shown[0] = len(lines)
-
+    names = _agent_list(args.agents)
+    if names is None:
+        return EXIT_USAGE
+    seed = args.seed if args.seed is not None else session.fresh_seed()
+    seats = [session.HUMAN if seat in args.human else names[(seat - 1) % len(names)]
+             for seat in range(1, players + 1)]
+    log_path = Path(args.log or f"knap-game-{seed}.json")
+    console.print(f"Seed {seed} — replay with --seed {seed}")
     try:
-        oracle = None
-        if args.oracle == "ask":     # the person at the table; the same one who plays a seat, if any
-            oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or HumanAgent(console)
-        game = Game.new(rules, players, args.seed, max_answers_per_turn=args.max_answers_per_turn)
-        session.play_out(game, seats, on_step=narrate, oracle=oracle, watcher=watcher)
-    except KeyboardInterrupt:
-        console.print("\nGame abandoned.")
-        return EXIT_CLEAN
-    except Stalled as exc:          # the log replays the game up to the stall
-        log_path = Path(args.log or f"knap-game-{args.seed}.json")
-        if not _write_game_log(game, log_path, seats):
-            return EXIT_FINDINGS
-        print(f"knap: the game stalled (seed {args.seed}): {plain(str(exc))}; its log is in {plain(str(log_path))} "
-              f"(`knap replay {plain(str(log_path))} --show`)", file=sys.stderr)
-        return EXIT_FINDINGS
+        game = Game.new(rules, players, seed, max_answers_per_turn=args.max_answers_per_turn)
     except (ContentError, GameError) as exc:
         print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
-    render(game.view(watcher or "P1"), console, log_lines=6)
-    result = game.state["result"]
-    scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
-    console.print(f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
-                  f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else ""))
-    log_path = Path(args.log or f"knap-game-{args.seed}.json")
-    if not _write_game_log(game, log_path, seats):
+    return _Table(rules, game, seats, args.oracle, log_path, session.save_path_for(log_path))
+
+
+def _resumed_table(args, console):
+    """The game saved in `--resume FILE` (a file anyone may have written: checked like any save), or the
+    exit code once the reason has been printed."""
+    from .runtime import persist, session
+    from .runtime.errors import ContentError
+    from .safe_text import plain
+
+    given = [option for option, value in (("--seed", args.seed is not None), ("--players", args.players is not None),
+                                          ("--human", bool(args.human))) if value]
+    if given:
+        print(f"knap: --resume goes on with the saved game's seats and seed; leave out {', '.join(given)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    name = plain(args.resume)
+    try:
+        data = persist.read(args.resume, persist.SaveError)
+    except FileNotFoundError:
+        print(f"knap: {name}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"knap: cannot read {name}: {plain(exc.strerror or exc)}", file=sys.stderr)
         return EXIT_FINDINGS
-    console.print(markup(f"Log written to {log_path} (check it with `knap replay {log_path}`)."))
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    try:
+        session.check_session(data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    pack = args.pack or _recorded_pack(data.get("pack_path"), name, what="save", option="PACK",
+                                           pack_id=data["pack"]) or data["pack"]
+    rules = _load_pack(str(pack))
+    if rules is None:
+        return EXIT_USAGE
+    try:
+        game = session.load_session_game(rules, data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    except ContentError as exc:
+        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        return EXIT_FINDINGS
+    game.max_answers_per_turn = data.get("max_answers_per_turn")
+    turn = game.state["turn"]
+    console.print(f"Resuming the game saved in {name}: seed {game.state['seed']}, turn {turn['number']}, "
+                  f"{len(game.state['history'])} answers in")
+    log_path = Path(args.log) if args.log else session.log_path_for(args.resume)
+    return _Table(rules, game, list(data["seats"]), data["oracle"], log_path, args.resume)
+
+
+def _save_and_leave(game, table, console) -> int:
+    """The person left (`q`, Ctrl-C, the end of input): save the game whole, beside its log, and say how
+    to go on with it."""
+    import shlex
+
+    from .atomic import WriteError
+    from .runtime import session
+    from .safe_text import plain
+
+    data = session.session_data(game, table.seats, oracle=table.oracle,
+                                max_answers_per_turn=game.max_answers_per_turn)
+    try:
+        with session.held_interrupts():
+            session.write_session(table.save_path, data)
+    except WriteError as exc:
+        print(f"\nknap: {plain(exc)}; the game is not saved", file=sys.stderr)
+        return EXIT_FINDINGS
+    command = f"knap play --resume {shlex.quote(str(table.save_path))}"
+    if not _pack_found_from(table.save_path, table.rules):
+        command += f" {shlex.quote(str(table.rules.root))}"
+    console.print(f"\nGame saved to {plain(str(table.save_path))} (turn {game.state['turn']['number']}).",
+                  markup=False, highlight=False)
+    console.print(f"Resume it with: {plain(command)}", markup=False, highlight=False, soft_wrap=True)
     return EXIT_CLEAN
+
+
+def _pack_found_from(save_path, rules) -> bool:
+    """Whether `knap play --resume SAVE` alone finds the pack again (from the same working folder): its
+    folder lies inside the working folder or the save's folder, or its id finds this very folder."""
+    root = Path(rules.root).resolve()
+    if any(root.is_relative_to(base) for base in (Path.cwd().resolve(), Path(save_path).resolve().parent)):
+        return True
+    return _found_by_id(rules.pack_id) == root
+
+
+def _agent_list(text: str) -> list[str] | None:
+    """`--agents A,B,...` as names, or None once an unknown one has been named with the known ones."""
+    from .runtime import agents
+    from .safe_text import plain
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in agents.AGENTS]
+    if unknown or not names:
+        print(f"knap: unknown agent `{plain((unknown or [''])[0])}`; agents: {', '.join(agents.AGENTS)}",
+              file=sys.stderr)
+        return None
+    return names
 
 
 def _agent_names(args):
     """The agents by seat, or None once the reason has been printed (so is a bad -n)."""
-    from .runtime import agents
-
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    unknown = [n for n in names if n not in agents.AGENTS]
-    if unknown or not names:
-        print(f"knap: unknown agent `{(unknown or [''])[0]}`; agents: {', '.join(agents.AGENTS)}", file=sys.stderr)
+    names = _agent_list(args.agents)
+    if names is None:
         return None
     if args.games < 1:
         print("knap: -n needs at least 1 game", file=sys.stderr)
@@ -169,10 +340,7 @@ def _agent_names(args):
 
 
 def sim(args) -> int:
-    from rich.progress import Progress
-
     from .runtime import sim as simulation
-    from .safe_text import console as safe_console, markup
 
     if args.compare and args.pack:
         print(f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
@@ -190,23 +358,17 @@ def sim(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    console = safe_console(stderr=True)
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{markup(rules.pack_id)}, {players} players", total=args.games)
+    with _progress(args, {"": f"{rules.pack_id}, {players} players"}) as advance:
         summary = simulation.run(rules, args.games, players, names, args.seed, args.jobs, args.max_rounds,
-                                 progress=lambda: progress.advance(task), logs_dir=args.logs,
+                                 progress=lambda: advance(""), logs_dir=args.log_dir,
                                  max_answers_per_turn=args.max_answers_per_turn)
-    print_summary(summary, safe_console())
-    written = _logs_written(summary) & (not args.json or _write_json(args.json, summary))
+    written = _logs_written(summary) & _report(args, summary, print_summary)
     return EXIT_FINDINGS if summary["errors"] or not written else EXIT_CLEAN
 
 
 def sim_compare(args) -> int:
     """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
-    from rich.progress import Progress
-
     from .runtime import sim as simulation
-    from .safe_text import console as safe_console, markup
 
     labels = list(args.compare)
     packs = []
@@ -229,15 +391,13 @@ def sim_compare(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    with Progress(console=safe_console(stderr=True), transient=True) as progress:
-        tasks = {side: progress.add_task(f"{side.upper()}: {markup(label)}, {players} players", total=args.games)
-                 for side, label in zip("ab", labels, strict=True)}
+    with _progress(args, {side: f"{side.upper()}: {label}, {players} players"
+                          for side, label in zip("ab", labels, strict=True)}) as advance:
         comparison = simulation.compare(packs[0], packs[1], args.games, players, names, args.seed, args.jobs,
-                                        args.max_rounds, progress=lambda side: progress.advance(tasks[side]),
-                                        logs_dir=args.logs, max_answers_per_turn=args.max_answers_per_turn)
-    print_comparison(comparison, labels, safe_console())
+                                        args.max_rounds, progress=advance, logs_dir=args.log_dir,
+                                        max_answers_per_turn=args.max_answers_per_turn)
     written = _logs_written(comparison["a"]) & _logs_written(comparison["b"]) & \
-        (not args.json or _write_json(args.json, comparison))
+        _report(args, comparison, lambda data, console: print_comparison(data, labels, console))
     return EXIT_FINDINGS if comparison["a"]["errors"] or comparison["b"]["errors"] or not written else EXIT_CLEAN
 
 
@@ -247,27 +407,75 @@ def _write_game_log(game, path, seats) -> bool:
     from .runtime import session
     from .safe_text import plain
     try:
-        session.write_log(game, path, agents=[getattr(s, "name", "?") for s in seats])
+        session.write_log(game, path, agents=seats)        # who played each seat, by name
     except WriteError as exc:
         print(f"knap: {plain(exc)}; the game's log is lost", file=sys.stderr)
         return False
     return True
 
 
-def _write_json(path, data) -> bool:
-    """`--json FILE`, whole or not at all; False once a failed write has been reported."""
+def _write_file(path, text: str) -> bool:
+    """A report written to a file, whole or not at all; False once a failed write has been reported."""
     from .atomic import WriteError, write_text
     from .safe_text import plain
     try:
-        write_text(path, json.dumps(data, indent=2) + "\n")
+        write_text(path, text)
     except WriteError as exc:
         print(f"knap: {plain(exc)}", file=sys.stderr)
         return False
     return True
 
 
+def _report(args, data, print_text) -> bool:
+    """The summary as `--format` says, to `--output` or standard output (text on a console that cuts no
+    cell when it is no terminal); the deprecated `--json FILE` also writes JSON there, as it always did.
+    False once a failed write has been reported."""
+    from .cli_options import text_console
+
+    as_json = json.dumps(data, indent=2) + "\n"
+    written = True
+    if args.format == "json":
+        if args.output:
+            written = _write_file(args.output, as_json)
+        else:
+            sys.stdout.write(as_json)
+    else:
+        console, buffer = text_console(args.output)
+        print_text(data, console)
+        if buffer is not None:
+            written = _write_file(args.output, buffer.getvalue())
+    json_too = getattr(args, "json_too", None)
+    return (not json_too or _write_file(json_too, as_json)) and written
+
+
+@contextmanager
+def _progress(args, labels: dict[str, str]):
+    """Yields `advance(key)`, called once per finished game of the run `key` names. A bar on stderr when it
+    is a terminal; with `--progress` and no terminal, a line at each tenth; otherwise nothing."""
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if not show:
+        yield lambda key="": None
+        return
+    if sys.stderr.isatty():
+        from rich.progress import Progress
+
+        from .safe_text import console as safe_console, markup
+        with Progress(console=safe_console(stderr=True), transient=True) as bar:
+            tasks = {key: bar.add_task(markup(label), total=args.games) for key, label in labels.items()}
+            yield lambda key="": bar.advance(tasks[key])
+        return
+    from .safe_text import plain
+    done = dict.fromkeys(labels, 0)
+
+    def advance(key=""):
+        done[key] += 1
+        if done[key] == args.games or done[key] * 10 // args.games != (done[key] - 1) * 10 // args.games:
+            print(f"{plain(labels[key])}: {done[key]}/{args.games} games", file=sys.stderr, flush=True)
+    yield advance
+
+
 def _logs_written(summary) -> bool:
-    """Report each `--logs` file that could not be written (the others are kept); False if any."""
+    """Report each `--log-dir` file that could not be written (the others are kept); False if any."""
     from .safe_text import plain
     for problem in dict.fromkeys(summary.get("log_errors", [])):     # a folder that cannot be made: once
         print(f"knap: {plain(problem)}", file=sys.stderr)
@@ -363,6 +571,52 @@ def _figure(value) -> str:
     return text if len(text) <= 15 else f"{text[:6]}… ({len(text.lstrip('-'))} digits)"
 
 
+def _score(key: str):
+    try:
+        return int(key)
+    except ValueError:
+        return float(key)
+
+
+def _quantile(ordered: list, fraction: float):
+    """The nearest-rank quantile: a score some game really ended with."""
+    return ordered[max(math.ceil(fraction * len(ordered)) - 1, 0)]
+
+
+def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> list[str]:
+    """Final scores in a few lines: min, quartiles and max, then a histogram of at most `bins` rows
+    (one per value when there are that few)."""
+    if not distribution:
+        return []
+    counted = sorted((_score(k), n) for k, n in distribution.items())
+    ordered = [value for value, n in counted for _ in range(n)]
+    head = f"Final scores ({len(ordered)} values): "
+    if counted[0][0] == counted[-1][0]:
+        return [head + f"all {_figure(counted[0][0])}"]
+    low, high = counted[0][0], counted[-1][0]
+    lines = [head + f"min {_figure(low)}, quartiles "
+             + " / ".join(_figure(_quantile(ordered, q)) for q in (0.25, 0.5, 0.75)) + f", max {_figure(high)}"]
+    if len(counted) <= bins:
+        rows = [(_figure(value), n) for value, n in counted]
+    else:
+        whole = all(isinstance(v, int) for v, _ in counted)
+        width = -(-(high - low + 1) // bins) if whole else (high - low) / bins
+        rows = []
+        for i in range(bins):
+            start = low + i * width
+            end = start + width - 1 if whole else start + width
+            n = sum(c for v, c in counted if start <= v <= end if whole or v < end or i == bins - 1)
+            if whole and start > high:
+                break
+            label = f"{_figure(start)}–{_figure(min(end, high))}" if whole else f"{start:.3g}–{end:.3g}"
+            rows.append((label, n))
+    most = max(n for _, n in rows)
+    label_width = max(len(label) for label, _ in rows)
+    for label, n in rows:
+        lines.append(f"  {label:>{label_width}} {'█' * max(round(n / most * bar), 1 if n else 0):<{bar}} {n}")
+    return lines
+
+
 def print_summary(summary, console):
     from rich.table import Table
 
@@ -395,10 +649,8 @@ def print_summary(summary, console):
         console.print(f"Game length: {turns['mean']} turns on average (sd {turns['sd']}, {turns['min']}–"
                       f"{turns['max']}); {decisions['mean']} decisions on average")
     console.print("How games ended: " + (", ".join(f"{markup(k)} {v}" for k, v in summary["endings"].items()) or "—"))
-    distribution = summary["score_distribution"]
-    if distribution:
-        console.print("Final scores (value: how often): " + ", ".join(f"{_figure(k)}: {v}"
-                                                                     for k, v in distribution.items()))
+    for line in score_lines(summary["score_distribution"]):      # every value and count is in the JSON
+        console.print(markup(line), soft_wrap=True)
     stalled = summary["stalled"]
     if stalled["count"]:
         console.print(f"[yellow]{stalled['count']} game(s) stalled at the round limit or in a turn that never "
@@ -411,9 +663,11 @@ def print_summary(summary, console):
 
 
 def replay(args) -> int:
-    """`knap replay FILE`: a game log is replayed and its final state checked; a saved game is loaded and
-    checked. Either may come from a stranger: a bad file is one line (the file, where in it, what is
-    wrong) and exit 1; a missing file is a usage error (exit 2)."""
+    """`knap replay FILE`: a game log is replayed and its final state checked; a saved game (or a saved
+    `knap play` session) is loaded and checked. Either may come from a stranger: a bad file is one line
+    (the file, where in it, what is wrong) and exit 1; a missing file is a usage error (exit 2). With
+    `--show`, the log is printed as far as the game went: up to the failure of a game that failed (exit 1,
+    the failure on stderr), and to where a game that stalled or was left stops (said after the log)."""
     from .runtime import persist, session
     from .runtime.errors import ContentError
     from .runtime.game import GameError
@@ -430,6 +684,8 @@ def replay(args) -> int:
         return EXIT_FINDINGS
     except persist.RecordError as exc:
         return _bad_record(name, exc)
+    if session.is_session(data):
+        return _check_session(name, data, args.pack)
     kind = persist.kind_of(data)
     if kind is None:
         print(f"knap: {name}: this is not a Knapper game log (nor a saved game): it has no "
@@ -439,32 +695,54 @@ def replay(args) -> int:
         (persist.check_log if kind == "log" else persist.check_save_schema)(data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
-    pack = args.pack or (_recorded_pack(data.get("pack_path"), name) if kind == "log" else None) or data["pack"]
+    pack = args.pack or (kind == "log" and _recorded_pack(data.get("pack_path"), name, pack_id=data["pack"])) \
+        or data["pack"]
     rules = _load_pack(str(pack))
     if rules is None:
         return EXIT_USAGE
     if kind == "save":
         return _check_save(name, rules, data)
     try:
-        game = session.replay(rules, data)
+        replayed = session.replay_until_failure(rules, data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except (GameError, ContentError) as exc:
         print(f"knap: {name}: the log does not replay: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
-    if args.show:
+    game, failure = replayed.game, replayed.failure
+    if args.show and game is not None:
         for line in game.log_for(None):
             print(plain(line))
+    if isinstance(failure, persist.RecordError):      # an answer the game refuses: the log is wrong
+        return _bad_record(name, failure)
+    if failure is not None:                           # the game itself failed there, as it did when played
+        where = "during setup" if game is None else f"at decision {len(game.state['history'])}"
+        print(f"knap: {name}: the log does not replay: the game fails {where}: {plain(rules.describe(failure))}",
+              file=sys.stderr)
+        return EXIT_FINDINGS
     actual = game.state_hash()
     if actual != data["final_hash"]:
         print(f"knap: {name}: the replayed game differs from the log: final state {actual[:16]}…, "
               f"the log says {data['final_hash'][:16]}…", file=sys.stderr)
         return EXIT_FINDINGS
+    if not game.over:
+        print(plain(_unfinished(game, replayed.answers_in_turn)))
     print(f"{name}: {len(data['decisions'])} decisions replayed; final state matches ({actual[:16]}…)")
     return EXIT_CLEAN
 
 
-def _recorded_pack(pack_path, log_name: str) -> str | None:
+def _unfinished(game, answers_in_turn: int) -> str:
+    """Where the log of a game that did not end stops (a stalled game, a game left before its end)."""
+    turn = game.state["turn"]
+    when = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
+    decision = game.decision
+    waiting = f", with {', '.join(decision.players)} to answer: {decision.prompt}" if decision is not None else ""
+    return (f"The game did not end: the log stops in {when}, {answers_in_turn} answers into it{waiting} "
+            "(a game that stalled, or one left before its end)")
+
+
+def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "--pack",
+                   pack_id=None) -> str | None:
     """The pack folder a log names, trusted only inside the roots knap was given: the working folder or
     the log's own folder (a log from a stranger must not make knap read a folder elsewhere). Otherwise
     None, and the pack is looked up by the log's pack id (`--pack` names another)."""
@@ -475,9 +753,17 @@ def _recorded_pack(pack_path, log_name: str) -> str | None:
     folder = folder.resolve()
     if folder.is_dir() and any(folder.is_relative_to(root) for root in roots):
         return str(folder)
-    print("knap: the log's pack folder lies outside the working folder and the log's folder, so it is not read; "
-          "the pack is looked up by its id (name its folder with --pack)", file=sys.stderr)
+    if isinstance(pack_id, str) and _found_by_id(pack_id) == folder:
+        return None       # the id finds this very folder (a built-in pack, say): nothing to say
+    print(f"knap: the {what}'s pack folder lies outside the working folder and the {what}'s folder, so it is not "
+          f"read; the pack is looked up by its id (name its folder with {option})", file=sys.stderr)
     return None
+
+
+def _found_by_id(pack_id: str) -> Path | None:
+    from .packs import resolve_target
+    found = resolve_target(pack_id) if pack_id and "/" not in pack_id and pack_id not in (".", "..") else None
+    return Path(found).resolve() if found is not None else None
 
 
 def _bad_record(name: str, exc) -> int:
@@ -499,12 +785,40 @@ def _check_save(name: str, rules, state) -> int:
     except ContentError as exc:
         print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
+    print(_loaded(name, rules, game))
+    return EXIT_CLEAN
+
+
+def _check_session(name: str, data, pack_given) -> int:
+    """`knap replay` of a saved `knap play` session: its own schema, then its game like any save."""
+    from .runtime import persist, session
+    from .runtime.errors import ContentError
+    from .safe_text import plain
+    try:
+        session.check_session(data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    rules = _load_pack(str(pack_given or _recorded_pack(data.get("pack_path"), name, what="save",
+                                                                 pack_id=data["pack"]) or data["pack"]))
+    if rules is None:
+        return EXIT_USAGE
+    try:
+        game = session.load_session_game(rules, data)
+    except persist.RecordError as exc:
+        return _bad_record(name, exc)
+    except ContentError as exc:
+        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(_loaded(name, rules, game) + f"; seats: {', '.join(data['seats'])} (`knap play --resume {name}`)")
+    return EXIT_CLEAN
+
+
+def _loaded(name: str, rules, game) -> str:
     turn = game.state["turn"]
     if game.over:
         what = "the game is over"
     else:
         decision = game.decision
         what = f"{', '.join(decision.players)} to answer ({decision.kind})"
-    print(f"{name}: a saved game of `{rules.pack_id}`, {len(game.state['players'])} players, turn {turn['number']}, "
-          f"{len(game.state['history'])} answers in; it loads: {what} ({game.state_hash()[:16]}…)")
-    return EXIT_CLEAN
+    return (f"{name}: a saved game of `{rules.pack_id}`, {len(game.state['players'])} players, turn {turn['number']}, "
+            f"{len(game.state['history'])} answers in; it loads: {what} ({game.state_hash()[:16]}…)")

@@ -29,10 +29,11 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     out = []
     for d in diags:
         file, message = visible(d.file, lines=False), visible(d.message)
-        head = f"{file}:{d.line}:{d.col}: {d.code} {message}"
+        mark = "[*] " if fixable(d) else ""        # as ruff marks what `--fix` repairs
+        head = f"{file}:{d.line}:{d.col}: {d.code} {mark}{message}"
         if color:
             tint = {"error": "\033[31m", "warning": "\033[33m"}.get(d.severity.value, "\033[36m")
-            head = f"\033[1m{file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {message}"
+            head = f"\033[1m{file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {mark}{message}"
         out.append(head)
         source = _source_line(d, lines_of)
         if source.strip():
@@ -51,18 +52,35 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     if diags:
         out.append(f"Found {len(diags)} problem{'s' if len(diags) != 1 else ''} "
                    f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}).")
+        repairable = sum(map(fixable, diags))
+        if repairable:
+            out.append(f"[*] {repairable} fixable with `knap lint --fix` (`--diff` shows the changes).")
     return "\n".join(out)
 
 
-def as_json(diags: list[Diagnostic], stats=None, files: int = 0) -> str:
+def as_json(diags: list[Diagnostic], stats=None, files: int = 0, lines_of=None) -> str:
     payload = {"version": 1, "tool": "knap", "tool_version": __version__, "files": files,
-               "diagnostics": [d.to_json() for d in diags],
+               "diagnostics": [_json_entry(d, lines_of) for d in diags],
                "summary": {"errors": sum(1 for d in diags if d.severity == Severity.ERROR),
                            "warnings": sum(1 for d in diags if d.severity == Severity.WARNING),
                            "total": len(diags)}}
     if stats is not None:
         payload["stats"] = [s.to_json() for s in stats]
     return dumps(payload, indent=2)
+
+
+def _json_entry(d: Diagnostic, lines_of) -> dict:
+    """A finding for programs, with no field that only says "unknown": `source` is the quoted line when
+    the finding has one, `end_col` is given when it is known (as ruff and SARIF omit an unknown end)."""
+    entry = d.to_json()
+    source = _source_line(d, lines_of) if lines_of is not None else d.source
+    if source:
+        entry["source"] = source
+    else:
+        entry.pop("source", None)
+    if not entry.get("end_col"):
+        entry.pop("end_col", None)
+    return entry
 
 
 def _escape_property(value: str) -> str:
@@ -110,6 +128,8 @@ def sarif(diags: list[Diagnostic]) -> str:
             "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.file),
                                                 "region": region}}],
         }
+        if fixable(d):
+            result["fixes"] = [_sarif_fix(d)]
         results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,
@@ -122,6 +142,20 @@ def sarif(diags: list[Diagnostic]) -> str:
         }],
     }
     return dumps(log, indent=2)
+
+
+def fixable(d: Diagnostic) -> bool:
+    """Whether the finding has a fix checked against its file (lint_fix.plan adds its `edits`)."""
+    return bool(d.fix and d.fix.get("edits"))
+
+
+def _sarif_fix(d: Diagnostic) -> dict:
+    """A SARIF `fix`: the replaced regions (end column exclusive, as SARIF counts) and the new text."""
+    replacements = [{"deletedRegion": {"startLine": e["line"], "startColumn": e["col"], "endLine": e["end_line"],
+                                       "endColumn": e["end_col"]},
+                     "insertedContent": {"text": e["content"]}} for e in d.fix["edits"]]
+    return {"description": {"text": d.fix.get("message") or "apply the fix"},
+            "artifactChanges": [{"artifactLocation": _artifact_location(d.file), "replacements": replacements}]}
 
 
 def _folder_uri(folder: Path) -> str:

@@ -13,7 +13,7 @@ from functools import lru_cache
 import fastjsonschema
 from jsonschema import Draft202012Validator
 
-from . import resources
+from . import lint_fix, resources
 from .diagnostics import Diagnostic
 from .suggestions import suggest
 
@@ -202,6 +202,15 @@ def _leaf_errors(error):
     return [error]
 
 
+def _type_hint(expected: list, value, fix) -> str:
+    """What to write instead: a text with commas where a list is expected was meant as a list (`cost: wood,
+    grass`); the parts are those of the fix when there is a sure one."""
+    if "array" in expected and isinstance(value, str) and (fix or "," in value):
+        parts = fix["new"] if fix else [part.strip() for part in value.split(",") if part.strip()]
+        return f"write a list: [{', '.join(parts)}]"
+    return "quote numbers that are meant as text" if "string" in expected else ""
+
+
 def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
     out = []
     for err in _leaf_errors(error):
@@ -210,8 +219,9 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         where = _where(path)
         value = err.instance
 
-        def diag(code, message, hint="", at=path, at_key=False):
-            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at, at_key=at_key))
+        def diag(code, message, hint="", at=path, at_key=False, fix=None):
+            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at, at_key=at_key,
+                                  fix=fix))
 
         if rule == "required":
             missing = [name for name in err.validator_value if not (isinstance(value, dict) and name in value)]
@@ -232,12 +242,14 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
             for extra in sorted(set(value) - allowed):
                 hint = suggest(extra, allowed) or "allowed: " + ", ".join(sorted(allowed))
                 diag("S002", f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""), hint,
-                     at=path + (extra,), at_key=True)
+                     at=path + (extra,), at_key=True,
+                     fix=lint_fix.key_fix(doc_index, path + (extra,), allowed, value))
         elif rule == "type":
             expected = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
             words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
+            fix = lint_fix.list_fix(doc_index, path, value, err.schema) if expected == ["array"] else None
             diag("S003", f"{where} must be {words}, not {_TYPE_WORDS.get(_type_of(value), 'this')} ({_shown(value)})",
-                 "quote numbers that are meant as text" if "string" in expected else "")
+                 _type_hint(expected, value, fix), fix=fix)
         elif rule in ("enum", "const"):
             options = err.validator_value if rule == "enum" else [err.validator_value]
             hint = suggest(str(value), [str(o) for o in options]) or "allowed: " + ", ".join(str(o) for o in options)

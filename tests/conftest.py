@@ -27,7 +27,7 @@ name: Axe
 type: technology
 deck: deck
 stats: {vp: 1}
-effect: |
+effect: |  # knap: ignore[D008] -- these small packs have no rule that resolves a card
   gain card.vp vp
 """
 

@@ -23,8 +23,13 @@ def check(game, previous_scores: dict | None = None) -> dict:
     assert sorted(seen) == list(range(len(game.rules.instances))), "a card is missing or in two zones"
     for owner, values in state["counters"].items():
         for counter, value in values.items():
-            low = game.rules.counters[counter].get("min")
+            low, high = game.rules.counters[counter].get("min"), game.rules.counters[counter].get("max")
             assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
+            assert high is None or value <= high, f"{owner}'s {counter} is {value}, above its maximum"
+    for zone_id, zone in game.rules.zones.items():
+        if zone.get("capacity") is not None:     # a place's capacity counts every player's cards there
+            held = sum(1 for key in game.zone_keys(zone_id) for x in state["zones"][key] if x is not None)
+            assert held <= zone["capacity"], f"{zone_id} holds {held}, more than its capacity {zone['capacity']}"
     scores = {}
     pools: dict[str, int] = {}
     for counter, spec in game.rules.counters.items():

@@ -2,7 +2,7 @@
 
 The corpus in tests/bad_logs/ (see its README) is replayed with `knap replay`; hypothesis damages real
 logs and saves of the built-in packs and checks that each outcome is a correct replay (or load) or a
-clean GameError/ContentError; writes of logs, saves, `sim --logs` files and `lint --output` are whole or
+clean GameError/ContentError; writes of logs, saves, `sim --log-dir` files and `lint --output` are whole or
 not at all, and a failing write names its path.
 """
 from __future__ import annotations
@@ -162,10 +162,11 @@ _BASES: dict = {}
 
 
 def _bases():
-    """Real logs and saves: Cro-Magnon with 2 players and Neolithibum with 3, seeded, cut short to stay fast
+    """Real logs and saves: Cro-Magnon with 2 players, Neolithibum and Stone Age with 3, seeded, cut short to stay fast
     (a cut log is still a whole, valid log of the game so far)."""
     if not _BASES:
-        for pack, players, seed, answers in (("cro-magnon", 2, 5, 40), ("neolithibum", 3, 8, 60)):
+        for pack, players, seed, answers in (("cro-magnon", 2, 5, 40), ("neolithibum", 3, 8, 60),
+                                             ("stone-age", 3, 4, 90)):
             rules = load(CONTENT / pack)
             game = Game.new(rules, players, seed)
             rnd = random.Random(seed)
@@ -226,7 +227,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[Hea
 
 
 @FUZZ
-@given(st.sampled_from(["cro-magnon", "neolithibum"]), st.data())
+@given(st.sampled_from(["cro-magnon", "neolithibum", "stone-age"]), st.data())
 def test_fuzzed_logs_replay_or_fail_cleanly(pack, data):
     rules, log, _ = _bases()[pack]
     document = json.loads(json.dumps(log))
@@ -243,7 +244,7 @@ def test_fuzzed_logs_replay_or_fail_cleanly(pack, data):
 
 
 @FUZZ
-@given(st.sampled_from(["cro-magnon", "neolithibum"]), st.integers(0, 2), st.data())
+@given(st.sampled_from(["cro-magnon", "neolithibum", "stone-age"]), st.integers(0, 2), st.data())
 def test_fuzzed_saves_load_and_continue_or_fail_cleanly(pack, which, data):
     rules, _, saves = _bases()[pack]
     document = json.loads(json.dumps(saves[which]))
@@ -310,11 +311,11 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(monkeypatch, 
 
 
 def test_sim_logs_keeps_the_written_games_and_names_the_one_that_failed(capsys, monkeypatch, tmp_path):
-    """A full disk half-way through `sim --logs`: the logs written before and after stay whole, the failed
+    """A full disk half-way through `sim --log-dir`: the logs written before and after stay whole, the failed
     one leaves nothing behind, the summary is still printed, and the error names the file; exit 1."""
     folder = tmp_path / "logs"
     _fail_on(monkeypatch, {2})
-    code, out, err = _run(capsys, "sim", TOY, "-n", "4", "-j", "1", "--max-rounds", "1", "--logs", folder)
+    code, out, err = _run(capsys, "sim", TOY, "-n", "4", "-j", "1", "--max-rounds", "1", "--log-dir", folder)
     assert code == 1, err
     assert "Win rate by seat" in out                      # what was done is kept
     assert "Traceback" not in err and "internal error" not in err
@@ -330,7 +331,7 @@ def test_sim_logs_keeps_the_written_games_and_names_the_one_that_failed(capsys, 
 def test_sim_logs_into_a_file_is_a_clear_error(capsys, tmp_path):
     blocker = tmp_path / "logs"
     blocker.write_text("not a folder")
-    code, out, err = _run(capsys, "sim", TOY, "-n", "2", "-j", "1", "--max-rounds", "1", "--logs", blocker)
+    code, out, err = _run(capsys, "sim", TOY, "-n", "2", "-j", "1", "--max-rounds", "1", "--log-dir", blocker)
     assert code == 1 and "Win rate by seat" in out
     assert f"cannot write {blocker}: it is a file, not a folder" in err
     assert "Traceback" not in err and "internal error" not in err
@@ -338,12 +339,12 @@ def test_sim_logs_into_a_file_is_a_clear_error(capsys, tmp_path):
 
 def test_play_log_into_a_missing_folder_is_a_clear_error(capsys, tmp_path):
     target = tmp_path / "missing" / "game.json"
-    code, _, err = _run(capsys, "play", TOY, "--bots", "random", "--log", target)
+    code, _, err = _run(capsys, "play", TOY, "--agents", "random", "--log", target)
     assert str(target) in _clean_failure(code, err)
 
 
 def test_sim_json_to_a_full_disk_is_a_clear_error(capsys):
-    code, _, err = _run(capsys, "sim", TOY, "-n", "2", "-j", "1", "--json", "/dev/full")
+    code, _, err = _run(capsys, "sim", TOY, "-n", "2", "-j", "1", "--format", "json", "--output", "/dev/full")
     assert "/dev/full" in _clean_failure(code, err)
 
 

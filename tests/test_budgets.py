@@ -267,7 +267,7 @@ def test_sim_reports_a_stalled_turn_with_its_seed_and_a_log_that_replays(tmp_pat
     rules, _ = pack(tmp_path, "gain 1 vp", goal=100_000, action=FREE)
     logs, out = tmp_path / "logs", tmp_path / "summary.json"
     argv = ["sim", str(rules.root), "-n", "2", "--players", "2", "--agents", "greedy", "--seed", "7", "--jobs", "1",
-            "--max-answers-per-turn", "200", "--logs", str(logs), "--json", str(out)]
+            "--max-answers-per-turn", "200", "--log-dir", str(logs), "--json", str(out)]
     code, printed = within(lambda: (main(argv), capsys.readouterr().out))
     assert code == 0
     summary = json.loads(out.read_text())
@@ -384,7 +384,8 @@ def test_the_lint_is_quiet_about_actions_that_cannot_repeat_for_ever(tmp_path, l
     extra = "kind: zone\nid: hand\nname: Hand\ntype: hand\nowner: player\n---\n" \
             "kind: zone\nid: pile\nname: Pile\ntype: pile\n"
     rules, _ = pack(tmp_path, effect, goal=100, action=action, extra=extra)
-    assert [c for *_, c, _ in lint_json(rules.root)[1]] == []
+    # (a subroutine nothing performs is D008, behaviour that never runs: not what this test is about)
+    assert [c for *_, c, _ in lint_json(rules.root)[1] if c != "D008"] == []
 
 
 # ---------------------------------------------------------------- fuzz: growth of any kind stops in time

@@ -387,6 +387,57 @@ def test_two_flint_add_one_spoils_against_a_herbivore():
     assert ids(g, "river_discard") == ["flint", "flint"]
 
 
+def public_log(g, last=None):
+    return [entry[0] for entry in g.state["log"]][-last if last else 0:]
+
+
+def test_a_helpers_flint_discard_is_logged_as_the_helpers_own():
+    """Rulebook "Hunting a predator", caution (a joint hunt: "all players taking part in the joint hunt add
+    together their mastered Weapons technologies") with "2. Natural Exchange", exception ("a player may ...
+    discard 2 or more Flint cards from hand"): the helper P2 discards their own Flint, and the log says P2
+    does, not the hunter P1."""
+    g = game(tableaus={"P1": ["axe"], "P2": ["chopper"]}, hands={"P2": ["flint", "flint"]},
+             decks={"forest": ["wolf"]})
+    explore(g)
+    hunt(g, joining=("P2",))
+    answer(g, "1", player="P2")                         # P2 discards a pair of Flint: 1 + 1 + 1 = 3
+    discards = [line for line in public_log(g) if "discards Flint" in line]
+    assert discards == ["P2 discards Flint from P2's hand to River discard pile"] * 2
+    assert ids(g, "trophies:P1") == ["wolf"]
+
+
+# ---------------------------------------------------------------------------------------------- 7b. hunts explained
+def test_a_predator_hunt_log_shows_the_strengths_compared():
+    """Rulebook "Hunting a predator": the player "counts their mastered Weapons technology cards and compares
+    the number with the predator's strength"; in a joint hunt the hunters' weapons add up. The log shows both
+    numbers and the outcome."""
+    g = game(players=3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]},
+             decks={"forest": ["wolf"]})
+    explore(g)
+    hunt(g, joining=("P2", "P3"))
+    assert "Hunt: strength 3 (P1, P2, P3) vs 3 (Wolf): success" in public_log(g)
+
+
+def test_a_predator_too_strong_is_explained_in_the_log():
+    """Rulebook "Hunting a predator", caution: fewer Weapons technologies than the predator's strength: the
+    hunt is declined, and the log says why (1 against the wolf's 3)."""
+    g = game(tableaus={"P1": ["axe"]}, decks={"forest": ["wolf"]})
+    explore(g)
+    hunt(g)
+    assert "Hunt: strength 1 (P1) vs 3 (Wolf): too weak, the hunt is declined" in public_log(g)
+    assert ids(g, "forest_discard") == ["wolf"]
+
+
+def test_a_herbivore_hunt_log_shows_the_strength_and_the_spoils():
+    """Rulebook "Hunting a herbivore": 1 Spoils card per mastered Weapons technology, at most 2 from one
+    herbivore; with 3 weapons the log shows strength 3 and 2 Spoils."""
+    g = game(tableaus={"P1": ["axe", "chopper", "stone_knife"]}, decks={"forest": ["deer_bird"]})
+    explore(g)
+    hunt(g)
+    assert "Hunt: strength 3 (P1) against Deer/Bird: 2 Spoils (1 per weapon, at most 2)" in public_log(g)
+    assert ids(g, "hand:P1") == ["spoils", "spoils"]
+
+
 # ---------------------------------------------------------------------------------------------- 8. exchange
 def test_natural_exchange_at_the_printed_rate():
     """Rulebook "2. Natural Exchange": resources discarded at the rate printed on them (Wood: 3) to their

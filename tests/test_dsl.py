@@ -16,9 +16,9 @@ SYMBOLS = dsl.Symbols(
     ids={"vp": "counter", "ap": "counter", "meals": "counter", "forest": "zone", "forest_discard": "zone",
          "hand": "zone", "tableau": "zone", "spoils": "zone", "weapons": "tag", "axe": "card", "wood": "card",
          "explore": "action", "encounter": "action", "hand_limit": "parameter", "settled": "tag",
-         "hand_limit_value": "parameter"},
+         "hand_limit_value": "parameter", "display": "zone", "display_deck": "zone"},
     zone_owner={"hand": "player", "tableau": "player", "forest": "table", "forest_discard": "table",
-                "spoils": "table"},
+                "spoils": "table", "display": "table", "display_deck": "table"},
     counter_owner={"vp": "player", "ap": "player", "meals": "player"},
     functions={"weapons": 1}, card_stats={"strength", "vp", "hand_limit", "improve_dwelling", "spoils"})
 
@@ -26,7 +26,7 @@ SYMBOLS = dsl.Symbols(
 # Names the documentation examples take as bound by an earlier statement.
 EXAMPLE_LOCALS = {"picked": "cards", "payment": "cards", "loot": "cards", "found": "card", "used": "card",
                   "tech": "card", "paid": "cards", "returning": "card", "helper": "player", "rival": "player",
-                  "river": "zone"}
+                  "river": "zone", "faces": "any"}
 
 
 def problems(text, mode=dsl.EFFECT, local=None):

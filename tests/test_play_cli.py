@@ -40,7 +40,7 @@ def test_sim_refuses_unknown_agents_and_player_counts(capsys):
 
 def test_play_with_bots_writes_a_log_that_replays(tmp_path):
     log = tmp_path / "game.json"
-    result = _knap("play", "cro-magnon", "--players", "2", "--bots", "random", "--seed", "3", "--log", str(log))
+    result = _knap("play", "cro-magnon", "--players", "2", "--agents", "random", "--seed", "3", "--log", str(log))
     assert result.returncode == 0, result.stderr
     assert "Winner(s)" in result.stdout
     replayed = _knap("replay", str(log))
@@ -55,7 +55,7 @@ def test_play_with_bots_writes_a_log_that_replays(tmp_path):
 
 def test_replay_notices_a_changed_final_hash(tmp_path):
     log = tmp_path / "game.json"
-    assert _knap("play", "cro-magnon", "--players", "2", "--bots", "random", "--log", str(log)).returncode == 0
+    assert _knap("play", "cro-magnon", "--players", "2", "--agents", "random", "--log", str(log)).returncode == 0
     data = json.loads(log.read_text())
     data["final_hash"] = "0" * 64
     log.write_text(json.dumps(data))
@@ -65,7 +65,7 @@ def test_replay_notices_a_changed_final_hash(tmp_path):
 
 def test_a_person_plays_seat_one_from_standard_input(tmp_path):
     """The person always answers 1 (the first legal option) until quitting: the board and the options
-    are shown, bots play the other seats, and `q` leaves without a traceback."""
+    are shown, bots play the other seats, and `q` leaves (saving the game) without a traceback."""
     answers = "x\n" + "1\n" * 60 + "q\n"
     result = _knap("play", "cro-magnon", "--players", "3", "--human", "1", "--seed", "2",
                    "--log", str(tmp_path / "g.json"), stdin=answers)
@@ -73,7 +73,7 @@ def test_a_person_plays_seat_one_from_standard_input(tmp_path):
     assert "you are P1" in result.stdout
     assert "Choose an action, or end your turn" in result.stdout
     assert "Type a number from 1 to" in result.stdout
-    assert "Game abandoned" in result.stdout
+    assert "Game saved to" in result.stdout and "knap play --resume" in result.stdout
     assert "Traceback" not in result.stderr
 
 
@@ -103,7 +103,7 @@ def test_sim_reports_stalled_games_with_seeds_and_logs_that_replay(tmp_path, cap
     logs = tmp_path / "logs"
     out = tmp_path / "summary.json"
     code = cli.main(["sim", "cro-magnon", "-n", "3", "--players", "2", "--max-rounds", "3", "--seed", "10",
-                     "--jobs", "1", "--logs", str(logs), "--json", str(out)])
+                     "--jobs", "1", "--log-dir", str(logs), "--json", str(out)])
     assert code == 0
     assert "3 game(s) stalled" in capsys.readouterr().out
     summary = json.loads(out.read_text())

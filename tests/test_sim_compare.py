@@ -102,7 +102,7 @@ def test_the_same_pack_twice_plays_the_same_games(knap, tmp_path):
 def test_stalled_games_are_counted_per_pack_with_their_logs(knap, tmp_path, more_action_points):
     logs = tmp_path / "logs"
     code, printed, _ = knap("sim", "--compare", PACK, more_action_points, "-n", "2", "--max-rounds", "2",
-                            "--jobs", "1", "--logs", logs, "--json", tmp_path / "c.json")
+                            "--jobs", "1", "--log-dir", logs, "--json", tmp_path / "c.json")
     assert code == 0
     differences = json.loads((tmp_path / "c.json").read_text())["differences"]
     assert differences["stalled"] == {"a": 2, "b": 2, "difference": 0}

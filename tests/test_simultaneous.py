@@ -192,7 +192,7 @@ def test_knap_play_asks_the_person_at_the_table_for_oracles(pack):
     """`knap play PACK --oracle ask`: bots play every seat, the person answers each oracle (here: the
     tower always stands, so P1's target, P2, scores each round and wins after three)."""
     answers = io.StringIO("1\n" * 40)
-    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", str(pack), "--players", "2", "--bots",
+    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", str(pack), "--players", "2", "--agents",
                              "random", "--oracle", "ask", "--log", str(pack / "game.json")],
                             input=answers.getvalue(), capture_output=True, text=True, timeout=120, cwd=REPO)
     assert result.returncode == 0, result.stderr

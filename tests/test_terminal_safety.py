@@ -134,7 +134,7 @@ def test_a_person_sees_pack_text_as_text(evil, tmp_path):
 def test_bots_narration_and_the_replayed_log_are_plain(evil, tmp_path, knap, monkeypatch):
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     log = tmp_path / "bots.json"
-    code, out, err = knap("play", evil, "--bots", "random", "--seed", "1", "--log", log)
+    code, out, err = knap("play", evil, "--agents", "random", "--seed", "1", "--log", log)
     assert code == 0, err
     _clean(out + err)
     assert "Winner(s)" in out and "[see rulebook] draw again" in out
@@ -150,7 +150,7 @@ def test_on_a_colour_terminal_only_knap_styles_the_text(evil, tmp_path, knap, mo
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    code, out, err = knap("play", evil, "--bots", "random", "--seed", "1", "--log", tmp_path / "g.json")
+    code, out, err = knap("play", evil, "--agents", "random", "--seed", "1", "--log", tmp_path / "g.json")
     assert code == 0, err
     assert "\x1b[" in out                                                   # the colours are on
     _clean(re.sub(r"\x1b\[[0-9;]*m", "", out) + err)

@@ -43,9 +43,9 @@ def one(args):
         again.setstate(saved[1])
         session.play_randomly(loaded, again)
         assert loaded.save() == game.save(), "save, load and continue differs from continuing"
-        return players, None, game.state["result"]["reason"], decisions
+        return players, None, game.state["result"]["reason"], decisions, game.state["result"]["turns"]
     except Exception as exc:  # noqa: BLE001
-        return players, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0
+        return players, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0, 0
 
 
 def main():
@@ -61,9 +61,10 @@ def main():
     counts = [int(p) for p in args.players.split(",")] if args.players else list(range(low, high + 1))
     work = [(p, seed) for p in counts for seed in range(args.n)]
     started = time.perf_counter()
-    errors, endings, decisions = [], Counter(), Counter()
+    errors, endings, decisions, turns = [], Counter(), Counter(), Counter()
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        for done, (players, error, reason, made) in enumerate(pool.imap_unordered(one, work, chunksize=8), 1):
+        for done, (players, error, reason, made, rounds) in enumerate(pool.imap_unordered(one, work, chunksize=8),
+                                                                        1):
             if done % 500 == 0:
                 print(f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
                       flush=True)
@@ -72,10 +73,13 @@ def main():
             else:
                 endings[(players, reason)] += 1
                 decisions[players] += made
+                turns[players] += rounds
     elapsed = time.perf_counter() - started
     for players in counts:
         ended = {r: n for (p, r), n in endings.items() if p == players}
-        print(f"{players} players: {sum(ended.values())} of {args.n} games ended without error {ended}, "
+        played = sum(ended.values())
+        print(f"{players} players: {played} of {args.n} games ended without error {ended}, "
+              f"{turns[players] / max(1, played):.1f} {'rounds' if RULES.in_rounds else 'turns'} a game on average, "
               f"{decisions[players]} decisions, invariants checked after each, every log replayed exactly, "
               f"each game saved, loaded and continued to the same end")
     for players, error in errors[:20]:

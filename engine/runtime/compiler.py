@@ -60,6 +60,8 @@ class Compiler:
             from .verbs import compile_verb
             step, binds = compile_verb(self, node)
             self.scope.update(binds)
+            if node[2] == "roll":          # the faces rolled are plain numbers, never card numbers
+                self.numeric.update(binds)
             self._emit(code, step, node[1])
         elif op == "if":
             ends = []
@@ -123,7 +125,8 @@ def compile_rules(rules) -> None:
                        ("card", rules.cards.values())):
         for doc in docs:
             for fld, mode in (("effect", dsl.EFFECT), ("available", dsl.CONDITION), ("trigger", dsl.CONDITION),
-                              ("body", dsl.EXPRESSION), ("progress", dsl.EXPRESSION)):
+                              ("body", dsl.EXPRESSION), ("progress", dsl.EXPRESSION),
+                              ("tiebreak", dsl.EXPRESSION)):
                 text = doc.get(fld)
                 if isinstance(text, str):
                     key = f"{kind}/{doc['id']}/{fld}"

@@ -73,7 +73,7 @@ def _next_turn(g):
             return
         order = state["players"]
         player = order[0] if g.rules.in_rounds else order[(order.index(turn["player"]) + 1) % len(order)]
-    state["dead"] = []
+    state["dead"], state["undone"] = [], {}
     state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "ending": False}
     for flags in state["flags"].values():
         flags.pop("$turn", None)
@@ -90,7 +90,7 @@ def _main(g):
     attempt = state["attempt"]
     if attempt is not None:                      # an action has just been carried out
         state["attempt"] = None
-        state["dead"] = []
+        state["dead"], state["undone"] = [], {}
         turn["acted"] = True
         if g.rules.actions.get(attempt["action"], {}).get("whole_turn"):
             turn["ending"] = True
@@ -101,31 +101,36 @@ def _main(g):
         state["stage"] = "turn_end"
         return
     me = turn["player"]
-    options = [a for a in g.rules.actions if _offered(g, a, me)] + [END_TURN]
+    options = [a for a in g.rules.actions if refusal(g, a, me) is None] + [END_TURN]
     g.state["pending"] = {"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn",
                           "options": options}
 
 
-def _offered(g, action_id, me) -> bool:
+def refusal(g, action_id, me) -> tuple | None:
+    """None when the action is on `me`'s menu now, else the first thing that keeps it off, as a small tuple
+    that why.py words only when a view asks (bots never pay for the words): ("hidden",) for an action
+    never offered by itself, ("whole_turn",), ("limit", LIMIT), ("cost", COUNTER, AMOUNT, HAVE),
+    ("available",)."""
     action = g.rules.actions[action_id]
     if action.get("subroutine") or not action.get("effect"):
-        return False
+        return ("hidden",)
     state = g.state
     turn = state["turn"]
     if action.get("whole_turn") and turn["acted"]:
-        return False
+        return ("whole_turn",)
     limit = action.get("limit", "unlimited")
     if limit == "once_per_turn" and turn["used"].get(action_id):
-        return False
+        return ("limit", limit)
     if limit == "once_per_game" and state["used"][me].get(action_id):
-        return False
+        return ("limit", limit)
     for counter, amount in (action.get("cost") or {}).items():
-        if g.counter(me, counter) < amount:
-            return False
+        have = g.counter(me, counter)
+        if have < amount:
+            return ("cost", counter, amount, have)
     key = f"action/{action_id}/available"
-    if key in g.rules.code:
-        return bool(g.rules.code[key](Ctx(g, {}, me, None)))
-    return True
+    if key in g.rules.code and not g.rules.code[key](Ctx(g, {}, me, None)):
+        return ("available",)
+    return None
 
 
 def start_action(g, action_id, pending, answer):
@@ -135,9 +140,9 @@ def start_action(g, action_id, pending, answer):
     me = state["turn"]["player"]
     if action_id == END_TURN:
         state["turn"]["ending"] = True
-        state["dead"] = []
+        state["dead"], state["undone"] = [], {}
         return
-    snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "attempt")}
+    snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "undone", "attempt")}
     snap["pending"] = pending
     snap = plain_copy(snap)
     snap["attempt"] = None
@@ -201,6 +206,10 @@ def _result(g):
     elif scores:
         best = max(scores.values())
         winners = [p for p in state["players"] if scores[p] == best]
+        tiebreak = g.rules.code.get(f"end/{rule.get('id')}/tiebreak")
+        if len(winners) > 1 and tiebreak is not None:     # the end rule's tie-break decides among the tied
+            values = {p: tiebreak(Ctx(g, {}, p, None)) or 0 for p in winners}
+            winners = [p for p in winners if values[p] == max(values.values())]
     else:
         winners = []
     state["result"] = {"winners": winners, "scores": scores, "reason": ending.get("rule"),

@@ -6,6 +6,7 @@ and then its evaluated arguments. A test checks that every declared function has
 from __future__ import annotations
 
 from .budget import out_of_work, spend
+from .places import room
 from .verbs import cost_payable
 
 MAX_NUMBERS = 1000
@@ -158,6 +159,40 @@ def _slot(c, card):
     return c.g.state["zones"][zone].index(card) + 1
 
 
+def _room(c, zone):
+    return room(c.g, c.g.zone_key(zone, c.me))
+
+
+def _amount(c, counter, player=None):
+    if counter not in c.g.rules.counters:
+        raise ValueError(f"`{counter}` is not a counter")
+    return c.g.counter(player or c.me, counter)
+
+
+def _own(c, zone, player):
+    key = c.g.zone_key(zone, player)
+    if key.split(":")[-1] != player:
+        raise ValueError(f"`{zone}` is not a zone every player has")
+    return key
+
+
+def _compare_dice(c, first, second):
+    a = sorted((int(x) for x in _items(c.g, first)), reverse=True)
+    b = sorted((int(x) for x in _items(c.g, second)), reverse=True)
+    return (a > b) - (a < b)      # lists compare element by element; a prefix (fewer dice) is the smaller
+
+
+def _players_from(c, player):
+    return c.g.players_from(player)
+
+
+def _words(c, *parts):
+    """Parts of a log line made one text (dsl_builtins: `words`); paid for by its length."""
+    text = "".join(c.g.label(part) for part in parts)
+    spend(c.g, len(text))
+    return text
+
+
 BUILTINS = {
     "count": _count,
     "sum": _sum,
@@ -183,6 +218,12 @@ BUILTINS = {
     "next_player": _next_player,
     "zone_of": _zone_of,
     "slot": _slot,
+    "words": _words,
+    "room": _room,
+    "amount": _amount,
+    "own": _own,
+    "compare_dice": _compare_dice,
+    "players_from": _players_from,
 }
 
 

@@ -21,6 +21,7 @@ MAX_FRAMES = 64                # effects performing effects
 MAX_CALL_DEPTH = 32            # pack functions calling functions
 DECIDED = 1_000                # what a won (or lost) game is worth to `projected_margin`, beyond any score
 END_TURN = "end_turn"
+MAX_WHY = 1_000                # characters of the reason an undone action gives (a save's schema allows 4,000)
 CHANCE = "chance"
 
 
@@ -142,7 +143,7 @@ class Game(Table):
             "orient": [0] * len(rules.instances), "shown": {}, "counters": counters,
             "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
             "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "ending": False},
-            "stage": "setup", "stack": [], "pending": None, "ending": None, "attempt": None, "dead": [],
+            "stage": "setup", "stack": [], "pending": None, "ending": None, "attempt": None, "dead": [], "undone": {},
             "result": None, "max_turns": max_rounds * (1 if rules.in_rounds else players), "log": [], "history": [], "steps": 0,
         }
         game = cls(rules, state)
@@ -176,7 +177,8 @@ class Game(Table):
 
     def state_hash(self) -> str:
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
-        public = {k: v for k, v in self.state.items() if k not in ("attempt", "dead", "steps", "pack_version")}
+        bookkeeping = ("attempt", "dead", "undone", "steps", "pack_version")
+        public = {k: v for k, v in self.state.items() if k not in bookkeeping}
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
 
     def call_function(self, name, args, c, key="", at=0):
@@ -298,7 +300,7 @@ class Game(Table):
         pending = self.state["pending"]
         if pending is not None and pending["kind"] == "action" and self.state["attempt"] is None:
             self.state["pending"] = None
-            self.state["dead"] = []
+            self.state["dead"], self.state["undone"] = [], {}
             self._advance()
 
     def legal(self, player=None) -> list[int]:
@@ -402,9 +404,10 @@ class Game(Table):
         else:
             self.state["pending"] = pending
 
-    def fail(self):
+    def fail(self, why: str | None = None):
         """The current action cannot be done this way: restore the state from before it and remember
-        the answers that led here, so they are not offered again (no dead ends reach the players)."""
+        the answers that led here, so they are not offered again (no dead ends reach the players).
+        `why` (why.py) is kept for the menu and logged for the player: "<action> undone: <why>"."""
         state = self.state
         attempt = state["attempt"]
         if attempt is None:
@@ -423,11 +426,18 @@ class Game(Table):
             prefix = parent
         snap = attempt["snap"]
         log, history = state["log"][:attempt["log"]], state["history"]
+        undone = dict(state.get("undone") or {})
         state.clear()
         state.update(snap)
         self.held_memo = {}
         state["log"], state["history"], state["dead"] = log, history, dead
         self.rng = Streams(state["rng"], state["seed"])
+        action = attempt["action"]
+        why = (why or undone.get(action) or "it cannot be done this way")[:MAX_WHY]
+        undone[action] = why
+        state["undone"] = undone
+        me, name = state["turn"]["player"], self.label(action)
+        self.log(f"{me} takes back {name}", {me: f"{name} undone: {why}"})
 
     def _run_frame(self):
         state = self.state
@@ -454,7 +464,8 @@ class Game(Table):
                         frame["pc"] = pc + 1
                         continue
                     if outcome == "fail":
-                        self.fail()
+                        from .why import failed_step
+                        self.fail(failed_step(self, ctx, frame, step[1], code.key, code.offsets[pc]))
                         return
                     if outcome == "yield":       # the verb changed the stack or ended the turn
                         frame["pc"] = pc + 1
@@ -515,7 +526,8 @@ class Game(Table):
                 legal = self._legal(pending)
                 if not legal:
                     if self.state["attempt"] is not None:
-                        self.fail()
+                        from .why import dead_end
+                        self.fail(dead_end(self, pending.get("prompt", "")))
                         continue
                     raise GameError(f"nobody can answer: {pending.get('prompt', '')}")
                 if len(legal) == 1 and pending["by"] != [CHANCE] and len(pending["by"]) == 1 \

@@ -172,7 +172,7 @@ def load(root: Path) -> Ruleset:
     rules.scorings = [d for _, _, d in sorted(ordered.get("scoring", []), key=lambda d: d[2].get("order", 0))]
     for kind, docs_of_kind in ordered.items():
         for file, index, data in docs_of_kind:
-            for fld in ("effect", "available", "trigger", "body", "progress"):
+            for fld in ("effect", "available", "trigger", "body", "progress", "tiebreak"):
                 if isinstance(data.get(fld), str):
                     at_file, at_index, at_path = effective.locate(file, index, (fld,))
                     rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(at_file), at_index, at_path)

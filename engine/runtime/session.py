@@ -1,15 +1,27 @@
-"""Playing whole games with agents, and the game log that replays one exactly.
+"""Playing whole games with agents, the game log that replays one exactly, and the saved session that
+`knap play` leaves behind when a person quits half-way.
 
 A log is the setup (pack, players, seed) plus every answer in order, chance included, and the
-final state's hash; replaying it must reach the same hash.
+final state's hash; replaying it must reach the same hash. A saved session is the game's state
+(`Game.save`) plus who plays each seat, so `knap play --resume` goes on with the same table; the
+state keeps every answer since the first, so the resumed game's log is the whole game's.
 """
 from __future__ import annotations
 
+import secrets
+import signal
+import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from .game import CHANCE, Game, GameError
 
 LOG_FORMAT = "knap-log/1"
+SESSION_FORMAT = "knap-play/1"
+SESSION_SCHEMA = "session.schema.json"
+SEED_LIMIT = 1_000_000          # fresh seeds have at most six digits: easy to read out and type again
+HUMAN = "human"                 # a seat played by the person at the terminal, in a saved session
 
 
 def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None,
@@ -20,21 +32,27 @@ def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500,
                     oracle=oracle, watcher=watcher)
 
 
-def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=None) -> Game:
+def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=None, interruptible=False) -> Game:
     """Play an existing game to its end (the caller keeps the game, even when a rule fails half-way).
-    `oracle` answers the physical outcomes (`oracle` decisions), seeing the table as `watcher` does."""
+    `oracle` answers the physical outcomes (`oracle` decisions), seeing the table as `watcher` does.
+    `interruptible`: Ctrl-C (KeyboardInterrupt) may stop the game to save it, so an interrupt that
+    arrives while an answer is applied waits until it is applied: the game is whole when it propagates."""
     seats = {p: agents[i] for i, p in enumerate(game.state["players"])}
+    whole = held_interrupts if interruptible else _unguarded
     while not game.over:
         decision = game.decision
         if decision is None:
             raise GameError("the game stopped without a decision")
         if decision.is_chance:
             if oracle is not None and decision.kind == "oracle":
-                game.apply(oracle.act(oracle_view(game, watcher), decision.legal), CHANCE)
+                option = oracle.act(oracle_view(game, watcher), decision.legal)
+                with whole():
+                    game.apply(option, CHANCE)
                 if on_step is not None:
                     on_step(game)
             else:
-                game.apply_chance()
+                with whole():
+                    game.apply_chance()
             continue
         player = decision.players[0]
         agent = seats[player]
@@ -42,10 +60,34 @@ def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=Non
         view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
         model_seed = len(game.state["history"])
         option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
-        game.apply(option, player)
+        with whole():
+            game.apply(option, player)
         if on_step is not None:
             on_step(game)
     return game
+
+
+@contextmanager
+def _unguarded():
+    yield
+
+
+@contextmanager
+def held_interrupts():
+    """Hold Ctrl-C (SIGINT) while the block runs and raise KeyboardInterrupt after it, if one came: a
+    game is never saved half-way through an answer. Outside the main thread signals cannot be handled,
+    and nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def oracle_view(game: Game, watcher=None) -> dict:
@@ -127,6 +169,25 @@ def replay(rules, log: dict) -> Game:
     """Rebuild a game from its log, which anyone may have written: it is checked against its schema
     first (persist.check_log). Raises LogError (a GameError) saying what is wrong and where in the log,
     ContentError when the pack fails on the way."""
+    replayed = replay_until_failure(rules, log)
+    if replayed.failure is not None:
+        raise replayed.failure
+    return replayed.game
+
+
+class Replayed(NamedTuple):
+    """A log replayed as far as it goes: the game (None when setup itself failed), what stopped the
+    replay (None when every answer was applied), and how many answers the last turn had taken."""
+    game: Game | None
+    failure: Exception | None
+    answers_in_turn: int
+
+
+def replay_until_failure(rules, log: dict) -> Replayed:
+    """Like `replay`, but an answer the game refuses (LogError) or a rule that fails (ContentError,
+    GameError) is returned with the game as it stood then, so a failed game's log can show what
+    happened up to the failure. A log that does not fit the pack (its schema, pack, seats) still raises."""
+    from .errors import ContentError
     from .persist import LogError, check_log, pointer
     check_log(log)
     if log["pack"] != rules.pack_id:
@@ -134,11 +195,94 @@ def replay(rules, log: dict) -> Game:
     low, high = rules.players
     if not low <= log["players"] <= high:
         raise LogError(f"this pack is for {low} to {high} players, not {log['players']}", "/players")
-    game = Game.new(rules, log["players"], log["seed"], max_rounds=log.get("max_rounds", 500))
+    try:
+        game = Game.new(rules, log["players"], log["seed"], max_rounds=log.get("max_rounds", 500))
+    except (ContentError, GameError) as exc:
+        return Replayed(None, exc, 0)
+    turn, answers = game.state["turn"]["number"], 0
     for number, (player, option) in enumerate(log["decisions"]):
+        if game.state["turn"]["number"] != turn:
+            turn, answers = game.state["turn"]["number"], 0
+        answers += 1
         try:
             game.apply(option, player if player != CHANCE else CHANCE)
+        except ContentError as exc:
+            return Replayed(game, exc, answers)
         except GameError as exc:
-            raise LogError(f"the log does not replay: decision {number + 1} ({player} answers {option}): {exc}",
-                           pointer(["decisions", number])) from None
+            if len(game.state["history"]) > number:      # applied, then a rule failed: the game's own failure
+                return Replayed(game, exc, answers)
+            return Replayed(game, LogError(f"the log does not replay: decision {number + 1} ({player} answers "
+                                           f"{option}): {exc}", pointer(["decisions", number])), answers)
+    return Replayed(game, None, answers)
+
+
+# ------------------------------------------------------------------------------------ saved sessions
+def fresh_seed() -> int:
+    """A seed for a game nobody gave one: random, and short enough to read out."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
+def save_path_for(log_path) -> Path:
+    """Where a game in progress is saved: beside its log, `NAME.save.json` for the log `NAME.json`."""
+    path = Path(log_path)
+    stem = path.name[:-len(".json")] if path.name.endswith(".json") else path.name
+    return path.with_name(f"{stem}.save.json")
+
+
+def log_path_for(save_path) -> Path:
+    """The log of a resumed game: beside its save, `NAME.json` for the save `NAME.save.json`."""
+    path = Path(save_path)
+    name = path.name
+    if name.endswith(".save.json") and len(name) > len(".save.json"):
+        return path.with_name(name[:-len(".save.json")] + ".json")
+    stem = name[:-len(".json")] if name.endswith(".json") else name
+    return path.with_name(f"{stem}.log.json")        # never the save itself
+
+
+def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_answers_per_turn=None) -> dict:
+    """What `knap play` saves when a person leaves a game: the game's state (`Game.save`) and who plays
+    each seat (`human` or an agent's name), so that `knap play --resume` goes on with the same table."""
+    import json
+    return {"format": SESSION_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
+            "seats": list(seats), "oracle": oracle, "max_answers_per_turn": max_answers_per_turn,
+            "game": json.loads(game.save())}
+
+
+def write_session(path, data: dict) -> None:
+    """Write a saved session whole or not at all; raises `atomic.WriteError` naming the path."""
+    from . import persist
+    persist.write_json(path, data)
+
+
+def is_session(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("format"), str) and \
+        data["format"].startswith(SESSION_FORMAT.split("/")[0] + "/")
+
+
+def check_session(data) -> None:
+    """A saved session (parsed JSON from anyone) has the shape of `schemas/runtime/session.schema.json`
+    and names only known agents; its game is checked when the pack is known (`load_session_game`).
+    Raises persist.SaveError with a JSON pointer."""
+    from . import agents, persist
+    if not is_session(data):
+        raise persist.SaveError(f"this is not a saved `knap play` session (it has no `\"format\": "
+                                f"\"{SESSION_FORMAT}\"`)", "/format" if isinstance(data, dict) else "")
+    persist.check_schema(data, SESSION_SCHEMA, persist.SaveError)
+    for number, name in enumerate(data["seats"]):
+        if name != HUMAN and name not in agents.AGENTS:
+            raise persist.SaveError(f"`{name}` is not an agent; agents: {HUMAN}, {', '.join(agents.AGENTS)}",
+                                    persist.pointer(["seats", number]))
+
+
+def load_session_game(rules, data: dict) -> Game:
+    """The game of a checked session, checked against the pack and itself (persist.load_game); errors
+    point into the session file (`/game/...`)."""
+    from . import persist
+    try:
+        game = persist.load_game(rules, data["game"])
+    except persist.SaveError as exc:
+        raise persist.SaveError(exc.message, "/game" + exc.pointer, exc.line, exc.col) from None
+    if len(data["seats"]) != len(game.state["players"]):
+        raise persist.SaveError(f"{len(data['seats'])} seats for a game of {len(game.state['players'])} players",
+                                "/seats")
     return game

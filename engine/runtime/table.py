@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from .errors import ContentError
+from .places import check_capacity
 
 
 class Table:
@@ -106,6 +107,8 @@ class Table:
         if self.held_memo:
             self.held_memo = {}
         source = state["loc"][card]
+        if self.zone_def(target).get("capacity") is not None:      # a place that holds only so many
+            check_capacity(self, target, source)
         cards = state["zones"][source]
         if self.slotted(source):
             cards[cards.index(card)] = None
@@ -218,9 +221,17 @@ class Table:
         return str(value)
 
     def log(self, public: str, private: dict | None = None):
-        """A line of the log; `private` gives some players their own wording (they saw more)."""
+        """A line of the log; `private` gives some players their own wording (they saw more). Lines of the
+        setup say so ("Setup: ..."): they are nobody's turn."""
+        if self.in_setup():
+            public = f"Setup: {public}"
+            private = {player: f"Setup: {text}" for player, text in (private or {}).items()}
         entry = [public] if not private else [public, private]
         self.state["log"].append(entry)
+
+    def in_setup(self) -> bool:
+        """Before the first turn (or round): what happens now is the game's setup, whoever `me` is."""
+        return self.state["turn"]["number"] == 0 and self.state["stage"] in ("setup", "next")
 
     def log_for(self, player) -> list[str]:
         lines = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..dsl_builtins import VERBS
 from .budget import bounded, bounded_int, spend
+from .counter_visibility import change_line
 from .errors import ContentError
 
 DONE = "$done"
@@ -45,6 +46,8 @@ def holds_numbers(node, numeric) -> bool:
     """Whether an expression makes a list of plain numbers: `numbers(...)`, `[1, 2]`, a name bound to one
     by `let`, or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
     if node[0] == "call":
+        if node[2] == "without" and node[3]:       # a list of numbers less one is still numbers
+            return holds_numbers(node[3][0], numeric)
         return node[2] in ("numbers", "between")
     if node[0] == "list":
         return all(item[0] == "num" for item in node[2])
@@ -101,10 +104,9 @@ class Gain(Verb):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
         changed = g.set_counter(player, counter, bounded_int(g.counter(player, counter) + amount))
-        if changed and g.rules.counters[counter].get("owner") == "player":
-            g.log(f"{player} {'gains' if changed > 0 else 'loses'} {abs(changed)} {counter}")
-        elif changed:                        # a shared counter belongs to nobody in particular
-            g.log(f"{g.rules.counters[counter].get('name', counter)}: {changed:+d}")
+        if changed:                          # worded for who may read the counter (counter_visibility.py)
+            owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
+            _log_as_seen(g, lambda viewers: change_line(g, owner, counter, changed, viewers))
 
 
 class Lose(Gain):
@@ -149,11 +151,20 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     for n, x in enumerate(cards):
         g.move(x, target, slot + n if piled else slot)    # into a pile, the cards keep their order
 
+    by_setup = g.in_setup() and actor not in (source.split(":")[-1], target.split(":")[-1])
+
     def text_for(viewers):
         names = [g.card_label(x, None) if all(before[p][i] or g.can_see(x, p) for p in viewers) else "a card"
                  for i, x in enumerate(cards)]
-        return f"{actor} {verb} {', '.join(names)} from {g.zone_name(source)} to {g.zone_name(target)}"
+        where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
+        if by_setup:         # nobody's act: "Setup: 3 cards moved from ... to ..."
+            shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {"a card"} else ", ".join(names)
+            return f"{shown} {SETUP_WORDS.get(verb, verb)} {where}"
+        return f"{actor} {verb} {', '.join(names)} {where}"
     _log_as_seen(g, text_for)
+
+
+SETUP_WORDS = {"draws": "drawn", "moves": "moved", "takes": "taken", "discards": "discarded", "removes": "removed"}
 
 
 class Draw(Verb):
@@ -195,6 +206,9 @@ class Take(Move):
 
 
 class Discard(Verb):
+    """The log names whose card it is: a card leaving a player's zone is that player's discard ("P2 discards
+    Arrow from P2's hand"), whoever's effect asked for it; a card of a shared zone is the actor's."""
+
     def run(self, g, c, frame):
         target_value = self.value(c, "to")
         for card in self.cards(c, self.value(c, "cards")):
@@ -202,7 +216,7 @@ class Discard(Verb):
                 target = g.zone_key(target_value, c.me)
             else:
                 target = g.discard_pile(card)
-            _move_logged(g, [card], target, c.me, "discards")
+            _move_logged(g, [card], target, g.owner_of(card) or c.me, "discards")
 
 
 class Remove(Verb):
@@ -322,9 +336,20 @@ class Choose(Verb):
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
             if chosen and len(wait["offer"]) > 1:      # a forced choice is no news
-                g.log(f"{wait['by']} chooses {g.public_label(chosen, wait['cards'])}")
+                g.log(_answered(wait["by"], wait.get("prompt"), self.args.get("as"),
+                                g.public_label(chosen, wait["cards"])))
             return None
         return self._pending(g, c, frame)
+
+
+def _answered(player, prompt, name, answer) -> str:
+    """The log line of a choice, with the question it answered: the pack's own wording when it gave one
+    (`with "..."`), else the name the answer is kept under (`as victim`)."""
+    if prompt:
+        return f'{player}, asked "{prompt}", chooses {answer}'
+    if name:
+        return f"{player} chooses {str(name).replace('_', ' ')}: {answer}"
+    return f"{player} chooses {answer}"
 
 
 class Ask(Verb):
@@ -650,6 +675,18 @@ class Log(Verb):
         g.log(text)
 
 
+class Slide(Verb):
+    """`slide ROW [from ZONE]`: the row's cards close up towards slot 1; empty slots are refilled (places.py)."""
+
+    def run(self, g, c, frame):
+        from .places import slide
+        row = g.zone_key(self.value(c, "row"), c.me)
+        source_value = self.value(c, "from")
+        source = g.zone_key(source_value, c.me) if source_value is not None else None
+        came = slide(g, row, source)
+        g.log(f"{g.zone_name(row)} slides together" + (f"; new: {g.public_label(came, True)}" if came else ""))
+
+
 IMPLEMENTATIONS = {
     "gain": Gain, "lose": Lose, "pay": Pay, "set": Set, "draw": Draw, "take": Take, "move": Move,
     "discard": Discard, "remove": Remove, "give": Give, "reveal": Reveal, "shuffle": Shuffle, "turn": Turn,
@@ -657,4 +694,5 @@ IMPLEMENTATIONS = {
     "choose_secretly": ChooseSecretly,
     "require": Require, "perform": Perform, "resolve": Resolve, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
     "win": Win, "flag": Flag, "unflag": Unflag, "log": Log,
+    "slide": Slide,
 }

@@ -5,6 +5,9 @@ Card numbers never appear: they are fixed per card, so showing one would reveal 
 """
 from __future__ import annotations
 
+from . import card_details
+from .counter_visibility import counters_seen
+
 ORIENTATION_WORDS = ["upright", "turned", "reversed"]
 
 
@@ -42,13 +45,14 @@ def player_view(g, player) -> dict:
         "players": list(state["players"]),
         "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"],
                  "rounds": g.rules.in_rounds},
-        "counters": {owner: dict(values) for owner, values in state["counters"].items() if values},
+        "counters": counters_seen(g, player),          # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "zones": zones,
         "log": g.log_for(player),
         "result": state["result"],
         "decision": _decision(g, player),
     }
+    view["about"] = card_details.about(g, zones)      # what the terminal shows on `inspect` (card_details.py)
     return view
 
 
@@ -59,9 +63,13 @@ def _decision(g, player):
     if player not in pending["by"]:
         return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
     from .game import allowed_for
-    options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)}
-               for key in allowed_for(pending, player, g._legal(pending))]
-    return {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
+    legal = allowed_for(pending, player, g._legal(pending))
+    options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)} for key in legal]
+    decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
+    if pending["kind"] == "action":       # "why can't I?": each action left out, with why (why.py)
+        from .why import unavailable
+        decision["unavailable"] = unavailable(g, player, legal)
+    return decision
 
 
 def option_label(g, pending, value, player) -> str:

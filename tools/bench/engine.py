@@ -1,12 +1,21 @@
-"""How fast the runtime plays: decisions/s and games/s for random 4-player games of a pack, and
-`Game.clone()` against `copy.deepcopy` of the same states, measured in one run.
+"""How fast the runtime plays, against a hand-written yardstick (issue 16), in one run on one core.
 
-Run: python tools/bench/engine.py [PACK] [--games N]. One process, one core.
+First, as before: decisions/s and games/s for random games of a pack, and `Game.clone()` against
+`copy.deepcopy` of the same states. Then `--rounds` interleaved rounds, each measuring in turn:
+random 4-player Cro-Magnon by the engine and by the hand-written program (tools/bench/
+handcoded_cromagnon.py: games/s, decisions/s, the ratios per game and per decision), random 4-player
+Neolithibum games/s, greedy decisions/s (GreedyAgent, engine), and clone()/deepcopy; the median of the
+rounds is reported. Last, memory: resident memory after each quarter of `--memory-games` engine games.
+
+Run: python tools/bench/engine.py [PACK] [--games N] [--rounds 3] [--json FILE]. Use --quick for a short run.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import gc
+import json
+import os
 import random
 import statistics
 import sys
@@ -14,11 +23,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.append(str(Path(__file__).resolve().parent))   # after the checkout: engine is the package
+
+import handcoded_cromagnon as handcoded  # noqa: E402
 
 from engine.packs import resolve_target  # noqa: E402
 from engine.runtime import rules as rules_module  # noqa: E402
+from engine.runtime.agents import GreedyAgent  # noqa: E402
 from engine.runtime.game import Game  # noqa: E402
 from engine.runtime.session import play_randomly  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = CLOCKS["cpu"]     # --clock: one single-threaded process on one core, so CPU time is wall time on an
+                          # idle machine, and on a busy one it leaves out the time others had the core
 
 
 def play(rules, players, seed, keep=None):
@@ -30,35 +48,213 @@ def play(rules, players, seed, keep=None):
     return play_randomly(game, random.Random(seed), after=sample if keep is not None else None)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("pack", nargs="?", default="cro-magnon")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args()
+def timed_copies(samples, rounds=20):
+    """Median time a state of `samples` takes to copy with clone() and with deepcopy."""
+    def timed(copier):
+        runs = []
+        for _ in range(rounds):
+            started = clock()
+            for game in samples:
+                copier(game)
+            runs.append((clock() - started) / len(samples))
+        return statistics.median(runs)
+    return timed(lambda g: g.clone()), timed(lambda g: Game(g.rules, copy.deepcopy(g.state)))
+
+
+def legacy(args):
+    """The benchmark's original output, unchanged: random games of PACK, then clone() against deepcopy."""
     rules = rules_module.load(resolve_target(args.pack))
     samples = []
     play(rules, args.players, 10_000, samples)          # warm-up, and states to copy
-    started = time.perf_counter()
+    started = clock()
     decisions = sum(play(rules, args.players, seed) for seed in range(args.games))
-    elapsed = time.perf_counter() - started
+    elapsed = clock() - started
     print(f"{args.games} random {args.players}-player games of {rules.pack_id}: {elapsed:.2f} s, "
           f"{args.games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
           f"({decisions / args.games:.0f} decisions a game)")
-
-    def timed(copier, rounds=20):
-        runs = []
-        for _ in range(rounds):
-            started = time.perf_counter()
-            for game in samples:
-                copier(game)
-            runs.append((time.perf_counter() - started) / len(samples))
-        return statistics.median(runs)
-
-    clone = timed(lambda g: g.clone())
-    deep = timed(lambda g: Game(g.rules, copy.deepcopy(g.state)))
+    clone, deep = timed_copies(samples)
     print(f"clone(): {clone * 1e6:.0f} µs a state; copy.deepcopy: {deep * 1e6:.0f} µs; "
           f"ratio clone/deepcopy {clone / deep:.3f} ({len(samples)} states from one game)")
+    return {"pack": rules.pack_id, "players": args.players, "games": args.games, "seconds": elapsed,
+            "games_per_s": args.games / elapsed, "decisions_per_s": decisions / elapsed,
+            "clone_us": clone * 1e6, "deepcopy_us": deep * 1e6, "clone_ratio": clone / deep}
+
+
+# ------------------------------------------------------------------ the interleaved rounds
+def engine_games(rules, players, games):
+    started = clock()
+    decisions = sum(play(rules, players, seed) for seed in range(games))
+    return clock() - started, decisions
+
+
+def handcoded_games(pack, players, games):
+    started = clock()
+    decisions = sum(handcoded.play_random(pack, players, seed) for seed in range(games))
+    return clock() - started, decisions
+
+
+def greedy_decisions(rules, players, decisions, seed=1):
+    """Seconds for `decisions` greedy answers (every seat greedy), as sim.py's play_out asks them."""
+    game = Game.new(rules, players, seed)
+    agents = {p: GreedyAgent(seed * 31 + i) for i, p in enumerate(game.state["players"])}
+    made, started = 0, clock()
+    while made < decisions:
+        if game.over:
+            game = Game.new(rules, players, seed + made)
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        player = decision.players[0]
+        legal = game.legal(player)
+        model_seed = len(game.state["history"])
+        option = agents[player].act({"you": player}, legal,
+                                    lambda p=player, s=model_seed: game.determinized(p, s))
+        game.apply(option, player)
+        made += 1
+    return clock() - started
+
+
+def one_round(number, args, cro, neo, pack, samples):
+    seconds, decisions = engine_games(cro, 4, args.engine_games)
+    engine = {"games_per_s": args.engine_games / seconds, "decisions_per_s": decisions / seconds,
+              "decisions_a_game": decisions / args.engine_games}
+    seconds, decisions = handcoded_games(pack, 4, args.hand_games)
+    written = {"games_per_s": args.hand_games / seconds, "decisions_per_s": decisions / seconds,
+               "decisions_a_game": decisions / args.hand_games}
+    seconds, decisions = engine_games(neo, 4, args.neo_games)
+    greedy_s = greedy_decisions(cro, 4, args.greedy_decisions)
+    clone, deep = timed_copies(samples, rounds=5)
+    row = {"round": number, "engine": engine, "handcoded": written,
+           "ratio_per_game": written["games_per_s"] / engine["games_per_s"],
+           "ratio_per_decision": written["decisions_per_s"] / engine["decisions_per_s"],
+           "neolithibum_games_per_s": args.neo_games / seconds,
+           "neolithibum_decisions_a_game": decisions / args.neo_games,
+           "greedy_decisions_per_s": args.greedy_decisions / greedy_s,
+           "greedy_ms_a_decision": greedy_s / args.greedy_decisions * 1e3,
+           "clone_ratio": clone / deep}
+    print(f"round {number}: engine {engine['games_per_s']:.1f} games/s, {engine['decisions_per_s']:,.0f} dec/s "
+          f"({engine['decisions_a_game']:.0f} a game) | hand-written {written['games_per_s']:.0f} games/s, "
+          f"{written['decisions_per_s']:,.0f} dec/s ({written['decisions_a_game']:.0f} a game) | "
+          f"ratio {row['ratio_per_game']:.1f}x per game, {row['ratio_per_decision']:.1f}x per decision | "
+          f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | greedy "
+          f"{row['greedy_decisions_per_s']:.0f} dec/s ({row['greedy_ms_a_decision']:.1f} ms) | "
+          f"clone/deepcopy {row['clone_ratio']:.3f}", flush=True)
+    return row
+
+
+def median_of(rows, *path):
+    values = []
+    for row in rows:
+        for key in path:
+            row = row[key]
+        values.append(row)
+    return statistics.median(values)
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def memory_per_game(rules, games):
+    """Resident memory after each quarter of `games` random games (after a full collection): flat when the
+    runtime keeps nothing from one game to the next."""
+    gc.collect()
+    marks = [rss_bytes()]
+    quarter = max(1, games // 4)
+    for seed in range(4 * quarter):
+        play(rules, 4, 50_000 + seed)
+        if (seed + 1) % quarter == 0:
+            gc.collect()
+            marks.append(rss_bytes())
+    growth = [(b - a) / quarter for a, b in zip(marks, marks[1:])]
+    return {"games": 4 * quarter, "rss_mb": [m / 2**20 for m in marks], "bytes_a_game_by_quarter": growth,
+            "flat": growth[-1] <= 1024 and growth[-2] <= 1024}
+
+
+def pin_to_one_core(core):
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    core = allowed[0] if core is None or core not in allowed else core
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Engine speed against a hand-written Cro-Magnon (issue 16).")
+    parser.add_argument("pack", nargs="?", default="cro-magnon")
+    parser.add_argument("--games", type=int, default=100, help="games of PACK in the first section")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the comparison")
+    parser.add_argument("--engine-games", type=int, default=30, help="engine Cro-Magnon games a round")
+    parser.add_argument("--hand-games", type=int, default=300, help="hand-written Cro-Magnon games a round")
+    parser.add_argument("--neo-games", type=int, default=5, help="Neolithibum games a round")
+    parser.add_argument("--greedy-decisions", type=int, default=100, help="greedy answers a round")
+    parser.add_argument("--memory-games", type=int, default=400, help="games for the memory trend (0: skip)")
+    parser.add_argument("--core", type=int, default=None, help="the core to run on (default: the first allowed)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="time by the process's CPU time (default) or by the wall clock")
+    parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.engine_games, args.hand_games, args.neo_games = 5, 3, 30, 1
+        args.greedy_decisions, args.memory_games = 10, 8
+    global clock
+    clock = CLOCKS[args.clock]
+    core = pin_to_one_core(args.core)
+    print(f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
+          f"(other work on the machine slows every number down)")
+    report = {"core": core, "clock": args.clock, "load_average": os.getloadavg()[0], "first": legacy(args)}
+
+    cro = rules_module.load(ROOT / "content" / "cro-magnon")
+    neo = rules_module.load(ROOT / "content" / "neolithibum")
+    pack = handcoded.Pack()
+    samples = []
+    play(cro, 4, 10_000, samples)
+    engine_games(neo, 4, 1)
+    handcoded_games(pack, 4, 10)
+    print(f"\n{args.rounds} interleaved rounds, random 4-player games: {args.engine_games} engine and "
+          f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum; "
+          f"{args.greedy_decisions} greedy answers (Cro-Magnon)")
+    rows = [one_round(number, args, cro, neo, pack, samples) for number in range(1, args.rounds + 1)]
+    medians = {
+        "engine_games_per_s": median_of(rows, "engine", "games_per_s"),
+        "engine_decisions_per_s": median_of(rows, "engine", "decisions_per_s"),
+        "engine_decisions_a_game": median_of(rows, "engine", "decisions_a_game"),
+        "handcoded_games_per_s": median_of(rows, "handcoded", "games_per_s"),
+        "handcoded_decisions_per_s": median_of(rows, "handcoded", "decisions_per_s"),
+        "handcoded_decisions_a_game": median_of(rows, "handcoded", "decisions_a_game"),
+        "ratio_per_game": median_of(rows, "ratio_per_game"),
+        "ratio_per_decision": median_of(rows, "ratio_per_decision"),
+        "neolithibum_games_per_s": median_of(rows, "neolithibum_games_per_s"),
+        "greedy_decisions_per_s": median_of(rows, "greedy_decisions_per_s"),
+        "greedy_ms_a_decision": median_of(rows, "greedy_ms_a_decision"),
+        "clone_ratio": median_of(rows, "clone_ratio"),
+    }
+    m = medians
+    print(f"median: Cro-Magnon engine {m['engine_games_per_s']:.1f} games/s, {m['engine_decisions_per_s']:,.0f} "
+          f"decisions/s ({m['engine_decisions_a_game']:.0f} a game); hand-written {m['handcoded_games_per_s']:.0f} "
+          f"games/s, {m['handcoded_decisions_per_s']:,.0f} decisions/s ({m['handcoded_decisions_a_game']:.0f} a game)")
+    print(f"median: the engine is {m['ratio_per_game']:.1f}x slower per game and {m['ratio_per_decision']:.1f}x "
+          f"per decision (targets: <= 10x and <= 5x)")
+    print(f"median: Neolithibum {m['neolithibum_games_per_s']:.2f} games/s; greedy {m['greedy_decisions_per_s']:.0f} "
+          f"decisions/s ({m['greedy_ms_a_decision']:.1f} ms a decision); clone/deepcopy {m['clone_ratio']:.3f} "
+          f"(target <= 0.1)")
+    report.update(rounds=rows, median=medians)
+    if args.memory_games > 0:
+        memory = memory_per_game(cro, args.memory_games)
+        report["memory"] = memory
+        print(f"memory: resident {' -> '.join(f'{mb:.1f}' for mb in memory['rss_mb'])} MB over "
+              f"{memory['games']} games (each quarter: "
+              f"{', '.join(f'{b / 1024:+.1f}' for b in memory['bytes_a_game_by_quarter'])} KiB a game): "
+              f"{'flat' if memory['flat'] else 'growing'}")
+    report["load_average_at_end"] = os.getloadavg()[0]
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        print(f"numbers written to {args.json}")
 
 
 if __name__ == "__main__":

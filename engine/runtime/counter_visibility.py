@@ -1,0 +1,40 @@
+"""Who may read a counter's number: `visibility` in counters.yaml.
+
+`public` (the default): everyone. `owner`: only the player the counter belongs to (tokens laid face down in
+front of a player). `hidden`: nobody (the tokens left in an opaque bag). A player who may not read a
+counter sees `HIDDEN` in their view instead of its number, and the log tells them that it changed, never
+by how much: an amount taken from a hidden counter (a thief taking "all" of someone's tokens) would give
+its value away.
+"""
+from __future__ import annotations
+
+HIDDEN = "?"          # what a view shows instead of a number its player may not read
+
+
+def can_read(rules, counter_id: str, owner, player) -> bool:
+    """Whether `player` (None: a spectator) may read `owner`'s counter (`owner` is a seat or "table")."""
+    visibility = rules.counters.get(counter_id, {}).get("visibility", "public")
+    if visibility == "public":
+        return True
+    return visibility == "owner" and player is not None and owner == player
+
+
+def counters_seen(g, player) -> dict:
+    """The view's counters: by owner and counter id, each value or HIDDEN."""
+    return {owner: {counter: value if can_read(g.rules, counter, owner, player) else HIDDEN
+                    for counter, value in values.items()}
+            for owner, values in g.state["counters"].items() if values}
+
+
+def change_line(g, owner, counter_id: str, changed: int, viewers) -> str:
+    """The log line of a counter's change as all of `viewers` may read it: the amount only if they all
+    may read the counter."""
+    spec = g.rules.counters[counter_id]
+    shown = all(can_read(g.rules, counter_id, owner, p) for p in viewers)
+    if spec.get("owner") == "player":
+        verb = "gains" if changed > 0 else "loses"
+        return f"{owner} {verb} {abs(changed) if shown else 'some'} {counter_id}"
+    name = spec.get("name", counter_id)
+    if shown:
+        return f"{name}: {changed:+d}"
+    return f"{name}: {'some added' if changed > 0 else 'some taken'}"
