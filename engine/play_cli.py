@@ -235,7 +235,6 @@ def _resumed_table(args, console):
     """The game saved in `--resume FILE` (a file anyone may have written: checked like any save), or the
     exit code once the reason has been printed."""
     from .runtime import persist, session
-    from .runtime.errors import ContentError
     from .safe_text import plain
 
     given = [option for option, value in (("--seed", args.seed is not None), ("--players", args.players is not None),
@@ -255,22 +254,10 @@ def _resumed_table(args, console):
         return EXIT_FINDINGS
     except persist.RecordError as exc:
         return _bad_record(name, exc)
-    try:
-        session.check_session(data)
-    except persist.RecordError as exc:
-        return _bad_record(name, exc)
-    pack = args.pack or _recorded_pack(data.get("pack_path"), name, what="save", option="PACK",
-                                           pack_id=data["pack"]) or data["pack"]
-    rules = _load_pack(str(pack))
-    if rules is None:
-        return EXIT_USAGE
-    try:
-        game = session.load_session_game(rules, data)
-    except persist.RecordError as exc:
-        return _bad_record(name, exc)
-    except ContentError as exc:
-        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
-        return EXIT_FINDINGS
+    opened = _open_session(name, data, args.pack, option="PACK")
+    if isinstance(opened, int):
+        return opened
+    rules, game = opened
     game.max_answers_per_turn = data.get("max_answers_per_turn")
     turn = game.state["turn"]
     console.print(f"Resuming the game saved in {name}: seed {game.state['seed']}, turn {turn['number']}, "
@@ -789,8 +776,9 @@ def _check_save(name: str, rules, state) -> int:
     return EXIT_CLEAN
 
 
-def _check_session(name: str, data, pack_given) -> int:
-    """`knap replay` of a saved `knap play` session: its own schema, then its game like any save."""
+def _open_session(name: str, data, pack_given, option: str = "--pack"):
+    """A saved `knap play` session, checked (its own schema, then its game like any save) and loaded with
+    its pack: `(rules, game)`, or the exit code once the reason has been printed."""
     from .runtime import persist, session
     from .runtime.errors import ContentError
     from .safe_text import plain
@@ -798,17 +786,26 @@ def _check_session(name: str, data, pack_given) -> int:
         session.check_session(data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
-    rules = _load_pack(str(pack_given or _recorded_pack(data.get("pack_path"), name, what="save",
-                                                                 pack_id=data["pack"]) or data["pack"]))
+    pack = pack_given or _recorded_pack(data.get("pack_path"), name, what="save", option=option,
+                                        pack_id=data["pack"]) or data["pack"]
+    rules = _load_pack(str(pack))
     if rules is None:
         return EXIT_USAGE
     try:
-        game = session.load_session_game(rules, data)
+        return rules, session.load_session_game(rules, data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except ContentError as exc:
         print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
         return EXIT_FINDINGS
+
+
+def _check_session(name: str, data, pack_given) -> int:
+    """`knap replay` of a saved `knap play` session."""
+    opened = _open_session(name, data, pack_given)
+    if isinstance(opened, int):
+        return opened
+    rules, game = opened
     print(_loaded(name, rules, game) + f"; seats: {', '.join(data['seats'])} (`knap play --resume {name}`)")
     return EXIT_CLEAN
 
