@@ -8,6 +8,7 @@ Generic behaviour is checked on a small pack written here; the rulebook cases on
 from __future__ import annotations
 
 import pytest
+from conftest import MINIMAL_RULES
 from scenario import answer, clear, ids, new_game, put, ready, set_counter
 
 from engine.runtime.game import Game
@@ -19,22 +20,7 @@ name: Why
 version: 1.0.0
 players: {min: 2, max: 2}
 """
-_RULES = """kind: zone
-id: deck
-name: Deck
-type: deck
----
-kind: zone
-id: hand
-name: Hand
-type: hand
-owner: player
----
-kind: counter
-id: vp
-name: Victory points
-owner: player
----
+_RULES = MINIMAL_RULES + """---
 kind: counter
 id: ap
 name: Action points
