@@ -1,0 +1,40 @@
+"""Where a pack's random games spend their time: cProfile over seeded games, the top functions by own time.
+
+    python tools/bench/profile_games.py PACK PLAYERS GAMES [--sort cumulative] [--top 25]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine.packs import resolve_target  # noqa: E402
+from engine.runtime import rules as rules_module  # noqa: E402
+from engine.runtime.game import Game  # noqa: E402
+from engine.runtime.session import play_randomly  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pack")
+    parser.add_argument("players", type=int)
+    parser.add_argument("games", type=int)
+    parser.add_argument("--sort", default="tottime")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    rules = rules_module.load(resolve_target(args.pack))
+    profile = cProfile.Profile()
+    profile.enable()
+    for seed in range(args.games):
+        play_randomly(Game.new(rules, args.players, seed), random.Random(seed))
+    profile.disable()
+    pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
