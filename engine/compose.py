@@ -4,7 +4,8 @@ A pack with `extends` inherits every document, parameter and deck of the packs i
 what it changes: a new id adds a document; `replace: true` puts a document in the place of the
 inherited one with its id; a `kind: patch` document changes fields of an inherited one (a JSON Merge
 Patch, RFC 7386: mappings merge, `null` deletes, anything else replaces); `remove:` in the manifest
-takes inherited documents (or parameters) out; parameters and decks in the manifest override inherited ones.
+takes inherited documents (or parameters) out; parameters and decks in the manifest override inherited ones,
+and so do the rule settings of the manifest (`players`, `turns`), which are inherited when left out.
 
 Every effective document remembers the layers it was written in (`Layer`), newest first, so a
 problem found in it is reported where the text that caused it was written.
@@ -18,6 +19,7 @@ from . import schema_check
 from .dsl import suggest
 
 VALUE_KEYS = ("default", "by_player_count")                # what a parameter override replaces whole
+SETTINGS = ("players", "turns")       # the manifest's rule settings: inherited unless the pack restates them
 _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
 
 
@@ -104,7 +106,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     layers: dict[tuple[str, int], list[Layer]] = {}
     parameters: dict = {}
     decks: dict = {}
-    players = None
+    settings: dict[str, tuple[str, object]] = {}     # setting -> (the base that gave it, its value)
     manifest_layers = [Layer(*manifest_at, (), manifest)] if manifest_at else []
     for position, base_id, base in bases:
         layers.update(base.layers)
@@ -122,7 +124,13 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             parameters.setdefault(name, spec)
         for name, spec in (base.manifest.get("decks") or {}).items():
             decks.setdefault(name, spec)
-        players = players or base.manifest.get("players")
+        for name in SETTINGS:
+            if name not in base.manifest:
+                continue
+            if name in settings and settings[name][1] != base.manifest[name] and name not in manifest:
+                add("P006", f"`{base_id}` and `{settings[name][0]}` set `{name}` differently", *manifest_at,
+                    ("extends", position), f"say `{name}:` in this pack, or extend only one of them")
+            settings.setdefault(name, (base_id, base.manifest[name]))
         if base.manifest_at:
             manifest_layers += base.layers.get(base.manifest_at, [Layer(*base.manifest_at, (), base.manifest)])
 
@@ -212,8 +220,8 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     merged_decks = merge_patch(decks, manifest.get("decks") or {})
     if merged_decks:
         effective["decks"] = merged_decks
-    if "players" not in effective and players is not None:
-        effective["players"] = players
+    for name, (_, value) in settings.items():
+        effective.setdefault(name, copy.deepcopy(value))
     if manifest_at:
         layers[manifest_at] = manifest_layers
     kept = [doc for n, doc in enumerate(documents) if n not in removed]

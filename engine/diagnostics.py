@@ -88,7 +88,7 @@ RULES: dict[str, Rule] = {r.code: r for r in [
           "two ways at once.",
           "A document whose id a base already uses needs `replace: true` (and the same kind) to take its place; "
           "one id is replaced, patched or removed once per pack; two extended packs may not define one id "
-          "differently."),
+          "differently, nor set `players` or `turns` differently unless the pack sets it itself."),
     _rule("P007", "unknown-target", "error", "A removal, patch or replacement names an id no extended pack "
           "defines.",
           "`remove:`, `kind: patch` (`target:`) and `replace: true` change documents inherited through "

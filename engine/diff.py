@@ -59,6 +59,8 @@ def diff(base: Effective, variant: Effective, own_files: set[str], removals: dic
     out: dict = {"pack": variant.pack_id, "base": variant.bases}
     if base.manifest.get("players") != variant.manifest.get("players"):
         out["players"] = {"from": base.manifest.get("players"), "to": variant.manifest.get("players")}
+    if base.manifest.get("turns", "players") != variant.manifest.get("turns", "players"):
+        out["turns"] = {"from": base.manifest.get("turns", "players"), "to": variant.manifest.get("turns", "players")}
     old_params, new_params = base.manifest.get("parameters") or {}, variant.manifest.get("parameters") or {}
     params = {}
     for name in sorted(set(old_params) | set(new_params)):
@@ -141,6 +143,8 @@ def text(report: dict, full: bool = False) -> str:
     lines = [f"`{report['pack']}` against {', '.join(f'`{b}`' for b in report['base']) or 'nothing'}:"]
     if "players" in report:
         lines.append(f"players: {_players(report['players'].get('from'))} -> {_players(report['players'].get('to'))}")
+    if "turns" in report:
+        lines.append(f"turns: {report['turns']['from']} -> {report['turns']['to']}")
     for title, key in (("parameters", "parameters"), ("decks", "decks")):
         if report.get(key):
             lines.append(f"{title}:")

@@ -1,15 +1,57 @@
-"""What must hold after every decision of every game, whatever the pack."""
+"""What must hold after every decision of every game, whatever the pack: every card in exactly one zone,
+no place over its capacity, counters within their bounds, pools kept, monotonic counters never down, a legal
+option for whoever must decide, the pack's own limits (pack_invariants.py) — and scores (every counter, and
+where every card lies) change only by the rules."""
 from __future__ import annotations
+
+import pack_invariants
 
 
 class Watch:
-    """Checks the invariants of one game after every step it is called for (`play_randomly(after=...)`)."""
+    """Checks the invariants of one game after every step it is called for (`play_randomly(after=...)`).
+    With `by_the_rules` (the default) it keeps a copy of the game that only the rules move: every answer
+    the game was given is applied to the copy too, and the two must agree after every step."""
 
-    def __init__(self, game):
+    def __init__(self, game, *, by_the_rules: bool = True):
         self.scores = check(game)
+        self.pack_checks = pack_invariants.checks_for(game)
+        for pack_check in self.pack_checks:
+            pack_check(game)
+        self.rules_copy = game.clone() if by_the_rules else None
 
     def __call__(self, game):
         self.scores = check(game, self.scores)
+        for pack_check in self.pack_checks:
+            pack_check(game)
+        if self.rules_copy is not None:
+            changed_only_by_the_rules(self.rules_copy, game)
+
+
+def score_counters(rules) -> list[str]:
+    """The counters the end rules rank players by (the scores), then every other counter."""
+    scores = [end["counter"] for end in rules.ends if isinstance(end.get("counter"), str)]
+    return list(dict.fromkeys(scores + list(rules.counters)))
+
+
+def changed_only_by_the_rules(rules_copy, game):
+    """Scores change only by the rules: `rules_copy` is given the answers `game` was given since the last
+    step (its history), so the rules alone move it; a counter (the scores first) or a card that differs
+    from it changed by something else: a forged or leaked write, a copy that shares state, a bad load."""
+    history = game.state["history"]
+    done = len(rules_copy.state["history"])
+    assert history[:done] == rules_copy.state["history"], "the game's past answers changed"
+    for player, option in history[done:]:
+        rules_copy.apply(option, player)
+    mine, theirs = game.state["counters"], rules_copy.state["counters"]
+    if mine != theirs:
+        for counter in score_counters(game.rules):
+            for owner in sorted(set(mine) | set(theirs)):
+                have, should = mine.get(owner, {}).get(counter), theirs.get(owner, {}).get(counter)
+                assert have == should, f"{owner}'s {counter} is {have} after decision {len(history)}, but the " \
+                    f"rules make it {should}: it changed outside the rules"
+        assert mine == theirs, "a counter changed outside the rules"
+    assert game.state["zones"] == rules_copy.state["zones"], \
+        f"after decision {len(history)} the cards lie where the rules did not put them"
 
 
 def check(game, previous_scores: dict | None = None) -> dict:

@@ -388,7 +388,7 @@ def test_two_flint_add_one_spoils_against_a_herbivore():
 
 
 def public_log(g, last=None):
-    return [entry[0] for entry in g.state["log"]][-last if last else 0:]
+    return g.log_for(None)[-last if last else 0:]
 
 
 def test_a_helpers_flint_discard_is_logged_as_the_helpers_own():

@@ -7,11 +7,16 @@ tie, and a blind tie-break ended the turn half of the time. Now a tie never ends
 """
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from scenario import ruleset
 
 from engine.runtime import session
 from engine.runtime.agents import GreedyAgent
-from engine.runtime.game import END_TURN, Game
+from engine.runtime.errors import ContentError
+from engine.runtime.game import DECIDED, END_TURN, Game, GameError
 from engine.runtime.rules import load
 
 _PACK = """kind: pack
@@ -113,3 +118,159 @@ def test_greedy_bots_do_not_pass_whole_turns_in_cro_magnon():
     seats = {p: GreedyAgent(i) for i, p in enumerate(game.state["players"])}
     passes, turns = _whole_turn_passes(game, seats)
     assert turns > 20 and passes <= 1, (passes, turns)
+
+
+# ---------------------------------------------------------------- the look-ahead, cheaper (issue 16)
+# The bot ends each imagined game's projection in place (`projected_margin(..., in_place=True)`) and lets
+# the last option use up the imagined deal itself: one copy of the game per option fewer, and one fewer per
+# decision, with the same numbers and so the same choices as the plain look-ahead below.
+
+class PlainLookAhead(GreedyAgent):
+    """The look-ahead as it was before issue 16: a fresh copy per option, and the margin taken on a copy."""
+
+    def act(self, view, legal, model=None):
+        if model is None or len(legal) == 1:
+            return legal[self.rng.randrange(len(legal))]
+        me = view["you"]
+        best, best_value = [], None
+        imagined = model()
+        pending = imagined.state["pending"]
+        for option in legal:
+            game = imagined.clone()
+            game.apply(option, me)
+            self._rollout(game, me)
+            value = game.projected_margin(me)
+            if best_value is None or value > best_value:
+                best, best_value = [option], value
+            elif value == best_value:
+                best.append(option)
+        if len(best) > 1 and pending["kind"] == "action" \
+                and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS:
+            best = [o for o in best if pending["options"][o] != END_TURN]
+        return best[self.rng.randrange(len(best))]
+
+
+@pytest.mark.parametrize("pack, decisions", [("cro-magnon", 50), ("neolithibum", 30)])
+def test_the_cheaper_look_ahead_chooses_what_the_plain_one_chooses(pack, decisions):
+    """Both bots, seeded alike, answer every decision of one 3-player game (played by the first's answers):
+    the same option each time, so their random streams stay in step too."""
+    game = Game.new(ruleset(pack), 3, 5)
+    cheap = {p: GreedyAgent(i) for i, p in enumerate(game.state["players"])}
+    plain = {p: PlainLookAhead(i) for i, p in enumerate(game.state["players"])}
+    asked = 0
+    while not game.over and asked < decisions:
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        player = decision.players[0]
+        legal = game.legal(player)
+        seed = len(game.state["history"])
+        model = lambda: game.determinized(player, seed)   # noqa: E731 -- the game, as session.play_out gives it
+        option = cheap[player].act({"you": player}, legal, model)
+        assert plain[player].act({"you": player}, legal, model) == option, (pack, asked, decision.kind)
+        game.apply(option, player)
+        asked += len(legal) > 1
+    assert asked == decisions
+
+
+def test_the_look_ahead_copies_the_game_at_most_once_per_option(monkeypatch):
+    """Before: one copy for the imagined deal, then two per option (the option's game and the projection's
+    copy): 1 + 2 x options. Now the deal and one copy per option but the last."""
+    game = Game.new(ruleset(), 3, 2)
+    copies = []
+    real_clone = Game.clone
+    monkeypatch.setattr(Game, "clone", lambda self: copies.append(1) or real_clone(self))
+    checked = 0
+    for seed in range(40):
+        decision = game.decision
+        player = decision.players[0]
+        legal = game.legal(player)
+        copies.clear()
+        option = GreedyAgent(seed).act({"you": player}, legal, lambda: game.determinized(player, seed))
+        if len(legal) > 1:
+            assert len(copies) <= len(legal), (len(copies), len(legal))
+            checked += 1
+        game.apply(option, player)
+    assert checked > 10
+
+
+def _sampled_states(pack, players, seed, answers, every=25):
+    """Copies of every `every`th state of a random game, for `answers` answers (None: to its end, included)."""
+    game = Game.new(ruleset(pack), players, seed)
+    rnd, states = random.Random(seed), []
+    while not game.over and (answers is None or len(game.state["history"]) < answers):
+        if len(game.state["history"]) % every == 0:
+            states.append(game.clone())
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        legal = game.legal(decision.players[0])
+        game.apply(legal[rnd.randrange(len(legal))], decision.players[0])
+    return states + [game] if game.over else states
+
+
+def _margin_as_before(game, player):
+    """Game.projected_margin before issue 16, word for word: always on a copy, ended even with no score
+    counter (whose ended game has no scores, so the progress of the game as it stands was used)."""
+    if not game.over:
+        finished = game.clone()
+        state = finished.state
+        state["stack"], state["pending"], state["attempt"] = [], None, None
+        state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
+        state["stage"] = "game_end"
+        try:
+            finished._advance()
+        except (ContentError, GameError):
+            finished = game
+    else:
+        finished = game
+    counter = game.rules.score_counter
+    scores = (finished.state["result"] or {}).get("scores") or (
+        {p: game.counter(p, counter) for p in game.state["players"]} if counter else game.progress())
+    others = [v for p, v in scores.items() if p != player]
+    margin = scores.get(player, 0) - (max(others) if others else 0)
+    if game.over:
+        winners = game.state["result"]["winners"]
+        margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
+    return margin
+
+
+@pytest.mark.parametrize("pack, players, answers", [("cro-magnon", 3, None), ("cro-magnon-solo", 1, None),
+                                                    ("neolithibum", 3, 250), ("stone-age", 2, 250)])
+def test_a_margin_taken_in_place_is_the_margin_taken_on_a_copy(pack, players, answers):
+    """States across a random game and its end, every player: ending the game itself gives the number that
+    ending a copy gives, and both give what the projection gave before (packs with a score counter, and
+    without one, where nothing is ended and the progress is read)."""
+    states = _sampled_states(pack, players, 1, answers, every=40 if answers is None and players > 1 else 20)
+    assert len(states) >= 4 and (answers is not None or states[-1].over)
+    for state in states:
+        before = state.state_hash()
+        for player in state.state["players"]:
+            on_a_copy = state.projected_margin(player)
+            assert state.state_hash() == before                     # the plain call leaves the game alone
+            assert on_a_copy == _margin_as_before(state, player)
+            assert state.clone().projected_margin(player, in_place=True) == on_a_copy
+
+
+_UNFINISHED_SCORING = """
+---
+kind: scoring
+id: broken
+name: Broken scoring
+effect: |
+  gain 5 vp
+  let nothing = 0
+  gain 10 / nothing vp
+"""
+
+
+def test_a_margin_whose_end_scoring_fails_is_the_score_before_it_either_way(make_pack):
+    """An end scoring that fails half-way (here after giving P1 5 VP) is ignored: the score as it stood
+    counts, whether the projection ran on a copy or on the game itself."""
+    rules = load(make_pack({"rules.yaml": _RULES + _UNFINISHED_SCORING}, manifest=_PACK))
+    game = Game.new(rules, 2, 0)
+    game.state["counters"]["P1"]["vp"] = 2
+    assert game.projected_margin("P1") == 2 == _margin_as_before(game, "P1")
+    assert game.clone().projected_margin("P1", in_place=True) == 2

@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from scenario import answer, new_game, ready, set_counter
 
@@ -108,6 +108,7 @@ def _step(g, rnd, options_for):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), seed=st.integers(0, 10_000), prefix=st.integers(0, 120),
        low=st.integers(3, 6), extra=st.integers(1, 6))
+@example(players=5, seed=48, prefix=48, low=5, extra=1)    # a Clubman robbing P1, left with 0 meals or 1
 def test_p2_never_sees_p1s_meal_count(players, seed, prefix, low, extra):
     """A random game prefix; then the same game twice, P1 holding `low` meals in one and `low + extra` in
     the other (the difference kept in the bag), played on with the same answers. P2's view and log, as

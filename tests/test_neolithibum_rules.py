@@ -782,6 +782,34 @@ def test_a_collapse_while_escaping_cowardice_starts_the_new_round():
     assert new_round(g, 2)
 
 
+def test_a_temple_holding_every_stone_is_cleared_at_the_round_end():
+    """Rulebook "Setup" and "What if the temple collapses?": stones lie on their piles and go back to them
+    when the temple falls; the rulebook says nothing of piles run empty. The pack's rule (an assumption):
+    once every stone is on the temple, at the end of that round they all go back on their piles, with no
+    one blamed: else a table whose stones all stay stalls, no stone left to carry (issue 11)."""
+    last_small = ["small_stone"] * 7 + ["medium_stone"] * 6 + ["large_stone"] * 4
+    g = game(2, temple=last_small, bag=["upper_jaw"], skulls={"P2": ["brow_ridge"]})
+    assert [len(ids(g, pile)) for pile in FULL_PILES] == [1, 0, 0]
+    play(g, P1=("small", "P2"), P2=("medium", "P1"))
+    land(g, "it stays")
+    nobody_objects(g)
+    assert ids(g, "skull:P1") == ["upper_jaw"]                     # the 18th stone earns its piece
+    assert new_round(g, 2)
+    assert ids(g, "temple") == [] and {pile: len(ids(g, pile)) for pile in FULL_PILES} == FULL_PILES
+    assert "Every stone is on the temple: they all go back on their piles" in log(g)
+    assert ids(g, "skull:P2") == ["brow_ridge"] and ids(g, "bone_pit") == []   # nobody blamed
+    assert meals(g, "P2") == 5                                     # P2's card found no medium stone
+
+
+def test_a_temple_with_a_stone_left_on_a_pile_stands():
+    """The clearing waits for the last stone: with one left on its pile the temple stays as it is."""
+    g = game(2, temple=["small_stone"] * 6 + ["medium_stone"] * 6 + ["large_stone"] * 4)
+    play(g, P1=("small", "P2"), P2=("glutton", "P1"))
+    land(g, "it stays")
+    nobody_objects(g)
+    assert new_round(g, 2) and len(ids(g, "temple")) == 17 and len(ids(g, "small_stones")) == 1
+
+
 # ---------------------------------------------------------------------------------------------- 8. hardest club
 def test_an_objection_accepted_means_placing_the_stone_again():
     """Rulebook "Law of the Hardest Club": an opponent objects; the carrier may accept this protest and try

@@ -2,6 +2,12 @@
 every game's log replays to the same final hash, and that saving, loading and continuing a game at a
 seeded moment ends exactly as continuing it. Run: python tools/soak.py PACK -n 2000.
 
+The invariants (tests/invariants.py): every card in exactly one zone, no place over its capacity, counters
+within their bounds, scores (every counter, and every card's place) changed only by the rules (a copy of the
+game given the same answers agrees after every decision), a legal option for whoever must decide, and the
+pack's own limits (tests/pack_invariants.py: for Stone Age every figure in one place of its player, the
+per-area and village limits, food and resources never below 0).
+
 The test suite runs a dozen games per player count; this is the long version, for release notes."""
 from __future__ import annotations
 

@@ -31,7 +31,12 @@ class GreedyAgent:
     an action gathers scores later, beyond the rollout), so ending the turn often ties with acting; a blind
     tie-break then threw away whole turns (about one turn in twelve in a built-in pack's 3-player games). After
     `TIED_ACTIONS` actions in one turn a tie no longer keeps the turn going: a free action that changes
-    nothing would otherwise be taken for ever."""
+    nothing would otherwise be taken for ever.
+
+    The look-ahead is most of a bot's cost, so it copies no more than it must (issue 16): the imagined
+    deal is copied for each option but the last, which plays on the deal itself, and each rollout's game
+    is scored in place (`projected_margin(in_place=True)`). The choices are those of copying everything
+    (tests/test_greedy_agent.py plays both side by side)."""
     name = "greedy"
     TIED_ACTIONS = 20
     needs_view = False
@@ -46,19 +51,21 @@ class GreedyAgent:
         me = view["you"]
         best, best_value = [], None
         imagined = model()                   # one imagined deal per decision, tried once per option
-        pending = imagined.state["pending"]
-        for option in legal:
-            game = imagined.clone()
+        pending = imagined.state["pending"]   # read before the last option uses the imagined game up
+        acting = pending["kind"] == "action" and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS
+        passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
+        last = len(legal) - 1
+        for number, option in enumerate(legal):
+            game = imagined.clone() if number < last else imagined    # the last option may use up the original
             game.apply(option, me)
             self._rollout(game, me)
-            value = game.projected_margin(me)
+            value = game.projected_margin(me, in_place=True)          # the rollout's game is thrown away
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
                 best.append(option)
-        if len(best) > 1 and pending["kind"] == "action" \
-                and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS:   # a tie: act, not pass
-            best = [o for o in best if pending["options"][o] != END_TURN]
+        if len(best) > 1 and passes:    # a tie: act, not pass
+            best = [o for o in best if o not in passes]
         return best[self.rng.randrange(len(best))]
 
     def _rollout(self, game, me):

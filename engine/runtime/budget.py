@@ -1,8 +1,8 @@
 """The work budget of one answer, and the size bounds of values: untrusted content cannot make one answer
 run for ever, nor build a number or a list that takes for ever to print, save or compare.
 
-`STEP_BUDGET` (game.py) counts statements; this budget counts what happens inside expressions. `Game.work`
-starts at `WORK_BUDGET` at each answer and every costly piece of expression evaluation spends from it: one
+`STEP_BUDGET` counts statements (the steps of effects); this budget counts what happens inside expressions.
+`Game.work` starts at `WORK_BUDGET` at each answer and every costly piece of expression evaluation spends from it: one
 unit per item a `where` tests (times the size of its test), per item a built-in function walks or a list
 operation builds, CALL_COST plus one per expression node of a pack function called, per element compared when two lists are
 compared. When it runs out, the answer stops with a content error at the spot. Plain lookups, arithmetic
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from .errors import ContentError
 
+MAX_CALL_DEPTH = 32            # pack functions calling functions
+STEP_BUDGET = 200_000          # steps of effects per answer: a looping effect stops with an error
 WORK_BUDGET = 2_000_000        # units of work per answer; the built-in packs use at most 2,000 (0.1 %)
 CALL_COST = 50                 # a pack function's call, besides one unit per instruction of its body
 MAX_INT_BITS = 64              # numbers stay within ±2^64: no rule needs more

@@ -6,10 +6,12 @@ only after matching the DSL's own identifier pattern. (Jinja2 compiles templates
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from . import functions
-from .budget import CALL_COST, MAX_INT, MAX_SIZE, bounded_int, check_size, expanded_size, out_of_work, spend
+from .budget import (CALL_COST, MAX_CALL_DEPTH, MAX_INT, MAX_SIZE, bounded_int, check_size, expanded_size,
+                     out_of_work, spend)
 from .errors import ContentError
 
 MAX_LIST = MAX_SIZE
@@ -41,7 +43,7 @@ def _add(g, a, b):
         return a + b
     if isinstance(a, (int, bool)) and isinstance(b, (int, bool)) or a is None or b is None:
         return _num(a) + _num(b)
-    items = g.items_of(a) + g.items_of(b)
+    items = g.items_read(a) + g.items_read(b)
     if len(items) > MAX_LIST:
         raise ContentError(f"a list grew past {MAX_LIST} items")
     if (type(a) is list or type(b) is list) and list in map(type, items):   # lists in it: count what they hold
@@ -57,7 +59,7 @@ def _sub(g, a, b):
         return a - b
     if isinstance(a, (int, bool)) and isinstance(b, (int, bool)) or a is None or b is None:
         return _num(a) - _num(b)
-    keep, drop = g.items_of(a), g.items_of(b)
+    keep, drop = g.items_read(a), g.items_read(b)
     spend(g, len(keep) * (1 + expanded_size(drop)))    # each kept item is compared with what is dropped
     return [x for x in keep if x not in drop]
 
@@ -77,8 +79,9 @@ def _eq(g, a, b):
 
 
 def _each(g, source, weight, key, at):
-    """The items a `where` tests, paid for: the size of its test for each item."""
-    items = g.items_of(source)
+    """The items a `where` tests, paid for: the size of its test for each item. Only read (a zone's own list
+    may come back: Table.items_read); the comprehension builds the new list."""
+    items = g.items_read(source)
     g.work -= len(items) * weight
     if g.work < 0:
         out_of_work(key, at)
@@ -117,13 +120,62 @@ def _ordered(compare):
 
 
 def _index(g, items, i):
-    items = g.items_of(items)
+    items = g.items_read(items)
     spend(g, len(items))
     return items[i - 1] if isinstance(i, int) and 1 <= i <= len(items) else None
 
 
+@functools.lru_cache(maxsize=4096)
+def compiled(source: str, filename: str):
+    """Generated source compiled once per process: a pack compiles to the same source at every load (tests
+    load the shipped packs again and again), and compiling is most of loading."""
+    return compile(source, filename, "exec")
+
+
 def _local(name):
     raise ContentError(f"`{name}` has no value here yet")
+
+
+def pack_function(rules, name: str):
+    """The caller of the pack function `name`, made once per pack: `caller(c, key, at, *args)` runs its
+    body for the text `key` at offset `at`, its price paid. Its parameters, body and price are looked up
+    once (the body is compiled after some of its callers: on the first call), and the caller's context is
+    lent to the body with the parameters as its locals, then given back, rather than a new one made."""
+    body_key = f"function/{name}/body"
+    return function_caller(rules, name, "_pack_functions", lambda: rules.code[body_key])
+
+
+def function_caller(rules, name: str, table: str, compile_body):
+    """A caller of the pack function `name` whose body `compile_body()` gives on the first call, cached in
+    the pack's `table`: the depth limit, the body's price and the lent context, in one place for every way
+    a body is compiled (as written, or as "is the list not empty?" in exists.py)."""
+    callers = rules.__dict__.setdefault(table, {})
+    caller = callers.get(name)
+    if caller is not None:
+        return caller
+    body_key = f"function/{name}/body"
+    params = tuple(rules.functions[name].get("params") or ())
+    body = None
+
+    def caller(c, key, at, *args):
+        nonlocal body
+        if body is None:
+            body = compile_body()
+        depth = c.depth
+        if depth >= MAX_CALL_DEPTH:
+            raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", body_key)
+        g = c.g
+        g.work -= body.call_cost
+        if g.work < 0:
+            out_of_work(key, at)
+        env = c.env
+        c.env, c.depth = dict(zip(params, args)), depth + 1
+        try:
+            return body(c)
+        finally:
+            c.env, c.depth = env, depth
+    callers[name] = caller
+    return caller
 
 
 _HELPERS = {
@@ -159,7 +211,7 @@ class ExpressionCompiler:
                   f"        if not exc.code_key:\n"
                   f"            exc.code_key, exc.offset = {self.key!r}, {int(node[1])}\n"
                   f"        raise\n")
-        code = compile(source, f"<{self.key}>", "exec")
+        code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)   # noqa: S102 -- our own generated source; content enters only through repr
         expression = namespace["_expression"]
@@ -221,7 +273,8 @@ class ExpressionCompiler:
             return f"{builtin}(c, {', '.join(parts)})" if parts else f"{builtin}(c)"
         parts = [self.src(a) for a in args]
         if name in self.rules.functions:
-            return f"g.call_function({name!r}, [{', '.join(parts)}], c, {self.key!r}, {int(at)})"
+            caller = self._bind("P", name, pack_function(self.rules, name))
+            return f"{caller}(c, {self.key!r}, {int(at)}{''.join(', ' + p for p in parts)})"
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at)

@@ -1,10 +1,11 @@
 """Compile the DSL's instruction tree into flat code (statements) and Python functions (expressions).
 
 Expressions are compiled to Python source once per pack (codegen.py). Statements become a flat list
-of steps with jumps;
-a frame in the game state is then just (code key, step index, locals), plain data that survives
-save, load and clone at any decision. Values at run time are plain data too: numbers, booleans,
-ids (text), card numbers (int), players ("P1"...), zone keys ("forest", "hand:P2"), lists and None.
+of steps with jumps, and a tree of where those steps sit (blocks, ifs, loops) from which lowering.py
+builds Python functions that run many steps at once; a frame in the game state is then just (code key,
+step index, locals), plain data that survives save, load and clone at any decision. Values at run time are
+plain data too: numbers, booleans, ids (text), card numbers (int), players ("P1"...), zone keys ("forest",
+"hand:P2"), lists and None.
 """
 from __future__ import annotations
 
@@ -14,13 +15,18 @@ from .errors import ContentError
 
 
 class Code:
-    """The compiled steps of one effect, and the names its verbs bind."""
-    __slots__ = ("key", "steps", "offsets")
+    """The compiled steps of one effect, the tree of their blocks, and (built on first use, lowering.py)
+    the Python functions that run them from step 0 and from after each step that may wait."""
+    __slots__ = ("key", "steps", "offsets", "tree", "entries")
 
     def __init__(self, key):
         self.key = key
         self.steps: list[tuple] = []
         self.offsets: list[int] = []
+        # ("step", pc) | ("if", [(unless pc, body, jump pc)], else body or None) |
+        # ("repeat" or "for", init pc, head pc, body, back-jump pc); a body is a list of nodes
+        self.tree: list[tuple] = []
+        self.entries: dict | None = None
 
 
 class Compiler:
@@ -30,10 +36,12 @@ class Compiler:
         self.scope = set(scope)
         self.numeric: set[str] = set()      # names bound by `let` to lists of plain numbers
         self.slots = 0
+        self._nodes: list = []              # where the statement being compiled goes in `Code.tree`
 
     # ------------------------------------------------------------ statements
     def effect(self, ir) -> Code:
         code = Code(self.key)
+        self._nodes = code.tree
         self._block(ir, code)
         return code
 
@@ -46,6 +54,15 @@ class Compiler:
         for stmt in node[2]:
             self._statement(stmt, code)
 
+    def _body(self, node, code) -> list:
+        """The tree nodes of a nested block (an if's branch, a loop's body)."""
+        outer, self._nodes = self._nodes, []
+        try:
+            self._block(node, code)
+            return self._nodes
+        finally:
+            self._nodes = outer
+
     def _statement(self, node, code):
         op = node[0]
         if op == "block":
@@ -55,45 +72,48 @@ class Compiler:
             (self.numeric.add if holds_numbers(node[3], self.numeric) else self.numeric.discard)(node[2])
             self.scope.add(node[2])
             value = self.expr(node[3])
-            self._emit(code, ("let", node[2], value), node[1])
+            self._nodes.append(("step", self._emit(code, ("let", node[2], value), node[1])))
         elif op == "verb":
             from .verbs import compile_verb
             step, binds = compile_verb(self, node)
             self.scope.update(binds)
             if node[2] == "roll":          # the faces rolled are plain numbers, never card numbers
                 self.numeric.update(binds)
-            self._emit(code, step, node[1])
+            self._nodes.append(("step", self._emit(code, step, node[1])))
         elif op == "if":
-            ends = []
+            ends, branches = [], []
             for cond, body in node[2]:
                 test = self.expr(cond)
                 jump = self._emit(code, ["unless", test, None], cond[1])
-                self._block(body, code)
+                nodes = self._body(body, code)
                 ends.append(self._emit(code, ["jump", None], cond[1]))
                 code.steps[jump][2] = len(code.steps)
-            if node[3] is not None:
-                self._block(node[3], code)
+                branches.append((jump, nodes, ends[-1]))
+            otherwise = self._body(node[3], code) if node[3] is not None else None
             for at in ends:
                 code.steps[at][1] = len(code.steps)
+            self._nodes.append(("if", branches, otherwise))
         elif op == "repeat":
             slot = self._slot()
             count = self.expr(node[2])
-            self._emit(code, ("repeat_init", slot, count), node[1])
+            init = self._emit(code, ("repeat_init", slot, count), node[1])
             head = self._emit(code, ["repeat_next", slot, None], node[1])
-            self._block(node[3], code)
-            self._emit(code, ["jump", head], node[1])
+            nodes = self._body(node[3], code)
+            back = self._emit(code, ["jump", head], node[1])
             code.steps[head][2] = len(code.steps)
+            self._nodes.append(("repeat", init, head, nodes, back))
         elif op == "for":
             slot = self._slot()
             items = self.expr(node[3])
             self.scope.add(node[2])
-            self._emit(code, ("for_init", slot, items), node[1])
+            init = self._emit(code, ("for_init", slot, items), node[1])
             head = self._emit(code, ["for_next", slot, node[2], None], node[1])
-            self._block(node[4], code)
-            self._emit(code, ["jump", head], node[1])
+            nodes = self._body(node[4], code)
+            back = self._emit(code, ["jump", head], node[1])
             code.steps[head][3] = len(code.steps)
+            self._nodes.append(("for", init, head, nodes, back))
         elif op == "stop":
-            self._emit(code, ("stop",), node[1])
+            self._nodes.append(("step", self._emit(code, ("stop",), node[1])))
         else:  # pragma: no cover -- the grammar has no other statements
             raise ContentError(f"unknown statement {op}", self.key, node[1])
 

@@ -4,7 +4,8 @@
 front of a player). `hidden`: nobody (the tokens left in an opaque bag). A player who may not read a
 counter sees `HIDDEN` in their view instead of its number, and the log tells them that it changed, never
 by how much: an amount taken from a hidden counter (a thief taking "all" of someone's tokens) would give
-its value away.
+its value away. A change by nothing is logged all the same: a line missing when there was nothing to take
+would tell them the count was 0.
 """
 from __future__ import annotations
 
@@ -26,15 +27,21 @@ def counters_seen(g, player) -> dict:
             for owner, values in g.state["counters"].items() if values}
 
 
-def change_line(g, owner, counter_id: str, changed: int, viewers) -> str:
+def read_by_all(rules, counter_id: str) -> bool:
+    """Whether every player and spectator may read the counter, whoever owns it."""
+    return rules.counters.get(counter_id, {}).get("visibility", "public") == "public"
+
+
+def change_line(g, owner, counter_id: str, changed: int, viewers, sign: int = 0) -> str:
     """The log line of a counter's change as all of `viewers` may read it: the amount only if they all
-    may read the counter."""
+    may read the counter. `sign` says which way a change by nothing went (a gain or a loss of 0)."""
     spec = g.rules.counters[counter_id]
     shown = all(can_read(g.rules, counter_id, owner, p) for p in viewers)
+    up = changed > 0 or (changed == 0 and sign > 0)
     if spec.get("owner") == "player":
-        verb = "gains" if changed > 0 else "loses"
+        verb = "gains" if up else "loses"
         return f"{owner} {verb} {abs(changed) if shown else 'some'} {counter_id}"
     name = spec.get("name", counter_id)
     if shown:
         return f"{name}: {changed:+d}"
-    return f"{name}: {'some added' if changed > 0 else 'some taken'}"
+    return f"{name}: {'some added' if up else 'some taken'}"

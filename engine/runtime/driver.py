@@ -8,6 +8,7 @@ effects, when the effect stack is empty, and moves `state["stage"]` along.
 from __future__ import annotations
 
 from .errors import ContentError
+from .exists import compile_condition
 from .game import END_TURN, Ctx, plain_copy
 
 
@@ -101,36 +102,68 @@ def _main(g):
         state["stage"] = "turn_end"
         return
     me = turn["player"]
-    options = [a for a in g.rules.actions if refusal(g, a, me) is None] + [END_TURN]
+    ctx = Ctx(g, {}, me, None)       # one context for every check of this menu: conditions only read it
+    options = [a for a in turn_plan(g.rules).offered if refusal(g, a, me, ctx) is None] + [END_TURN]
     g.state["pending"] = {"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn",
                           "options": options}
 
 
-def refusal(g, action_id, me) -> tuple | None:
+def refusal(g, action_id, me, ctx=None) -> tuple | None:
     """None when the action is on `me`'s menu now, else the first thing that keeps it off, as a small tuple
     that why.py words only when a view asks (bots never pay for the words): ("hidden",) for an action
     never offered by itself, ("whole_turn",), ("limit", LIMIT), ("cost", COUNTER, AMOUNT, HAVE),
-    ("available",)."""
-    action = g.rules.actions[action_id]
-    if action.get("subroutine") or not action.get("effect"):
-        return ("hidden",)
+    ("available",). The checks run cheapest first, from a plan made once per pack (TurnPlan); `ctx`, the
+    menu's one context for `me`, saves making one per action."""
+    hidden, whole_turn, limit, cost, available = turn_plan(g.rules).checks[action_id]
+    if hidden:
+        return _HIDDEN
     state = g.state
     turn = state["turn"]
-    if action.get("whole_turn") and turn["acted"]:
-        return ("whole_turn",)
-    limit = action.get("limit", "unlimited")
-    if limit == "once_per_turn" and turn["used"].get(action_id):
+    if whole_turn and turn["acted"]:
+        return _WHOLE_TURN
+    if limit is not None and (turn["used"] if limit == "once_per_turn" else state["used"][me]).get(action_id):
         return ("limit", limit)
-    if limit == "once_per_game" and state["used"][me].get(action_id):
-        return ("limit", limit)
-    for counter, amount in (action.get("cost") or {}).items():
+    for counter, amount in cost:
         have = g.counter(me, counter)
         if have < amount:
             return ("cost", counter, amount, have)
-    key = f"action/{action_id}/available"
-    if key in g.rules.code and not g.rules.code[key](Ctx(g, {}, me, None)):
-        return ("available",)
+    if available is not None and not available(ctx or Ctx(g, {}, me, None)):
+        return _AVAILABLE
     return None
+
+
+_HIDDEN, _WHOLE_TURN, _AVAILABLE = ("hidden",), ("whole_turn",), ("available",)
+_LIMITED = ("once_per_turn", "once_per_game")
+
+
+class TurnPlan:
+    """What the menu reads of the pack, worked out once per pack rather than at each of a game's hundreds
+    of menus. `checks`: action id -> (hidden, whole_turn, limit or None, cost as (counter, amount) pairs,
+    available test or None), the test compiled by exists.py so that "is there some X?" stops at the first
+    X; `offered`: the actions that are not hidden, in the pack's order; `triggers`: (end rule, its trigger,
+    compiled the same way) for the end rules that have one."""
+    __slots__ = ("checks", "offered", "triggers")
+
+    def __init__(self, rules):
+        self.checks = {}
+        for action_id, action in rules.actions.items():
+            limit = action.get("limit", "unlimited")
+            text = action.get("available")
+            key = f"action/{action_id}/available"
+            available = compile_condition(rules, key, text) if isinstance(text, str) and key in rules.code else None
+            self.checks[action_id] = (bool(action.get("subroutine") or not action.get("effect")),
+                                      bool(action.get("whole_turn")), limit if limit in _LIMITED else None,
+                                      tuple((action.get("cost") or {}).items()), available)
+        self.offered = tuple(a for a, check in self.checks.items() if not check[0])
+        self.triggers = tuple((rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))
+                              for rule in rules.ends if f"end/{rule['id']}/trigger" in rules.code)
+
+
+def turn_plan(rules) -> TurnPlan:
+    plan = rules.__dict__.get("_turn_plan")
+    if plan is None:
+        plan = rules.__dict__["_turn_plan"] = TurnPlan(rules)
+    return plan
 
 
 def start_action(g, action_id, pending, answer):
@@ -159,7 +192,8 @@ def start_action(g, action_id, pending, answer):
 
 def triggered(g, rule, player) -> bool:
     """Whether an end rule's trigger holds for `player` now."""
-    trigger = g.rules.code.get(f"end/{rule['id']}/trigger")
+    trigger = next((test for known, test in turn_plan(g.rules).triggers if known is rule), None) \
+        or g.rules.code.get(f"end/{rule['id']}/trigger")       # a rule given by a copy: as compiled
     return trigger is not None and bool(trigger(Ctx(g, {}, player, None)))
 
 
@@ -168,9 +202,14 @@ def _check_end(g):
     if state["ending"] is not None or state["stage"] in ("game_end", "result", "over"):
         return
     current = state["turn"]["player"]
-    for rule in g.rules.ends:
+    triggers = turn_plan(g.rules).triggers
+    if not triggers:
+        return
+    ctx = Ctx(g, {}, current, None)
+    for rule, trigger in triggers:
         for player in g.players_from(current):
-            if not triggered(g, rule, player):
+            ctx.me = player
+            if not trigger(ctx):
                 continue
             then = rule.get("then", "immediate")
             queue = []

@@ -16,8 +16,9 @@ NAME_ARGS = {"sum": (1,), "has": (1,), "flagged": (0,)}
 
 
 def _items(g, value) -> list:
-    """`value` as a list (Table.items_of), each item paid for from the answer's work budget (budget.py)."""
-    items = g.items_of(value)
+    """`value` as a list to read, not to keep (Table.items_read), each item paid for from the answer's work
+    budget (budget.py)."""
+    items = g.items_read(value)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
@@ -26,7 +27,11 @@ def _items(g, value) -> list:
 
 def _count(c, items):
     g = c.g
-    count = len(g.items_of(items))
+    if type(items) is str and items not in g._slotted:
+        zone = g.state["zones"].get(items)       # a zone without gaps: its length (the commonest count)
+        count = len(zone) if zone is not None else len(g.items_read(items))
+    else:
+        count = len(g.items_read(items))
     g.work -= count
     if g.work < 0:
         out_of_work()
@@ -48,7 +53,7 @@ def _numbers(c, low, high):
 
 
 def _without(c, items, item):
-    items = list(_items(c.g, items))
+    items = list(_items(c.g, items))      # a copy: the list read may be a zone's own
     if item in items:
         items.remove(item)
     return items
@@ -71,8 +76,12 @@ def _top(c, zone):
 
 def _everyone(c, zone):
     cards = []
-    for player in c.g.state["players"]:
-        cards.extend(x for x in c.g.state["zones"][f"{zone}:{player}"] if x is not None)
+    g = c.g
+    zones = g.state["zones"]
+    own = g._own_keys.get(zone) if type(zone) is str else None
+    for player in g.state["players"]:
+        key = own[player] if own is not None and player in own else f"{zone}:{player}"
+        cards.extend(g.items_read(key) if key in zones else zones[key])
     spend(c.g, len(cards))
     return cards
 
@@ -92,17 +101,18 @@ def _contains(c, text, word):
 
 
 def _can_pay(c, cost, zone, joker=None):
-    memo = c.g.held_memo
+    g = c.g
+    memo = g.held_memo
     counts = memo.get(("counts", zone))
     if counts is None:
         counts = memo[("counts", zone)] = {}
-        for card in c.g.items_of(zone):
-            def_id = c.g.rules.instances[card]
+        for card in g.items_of(zone):
+            def_id = g.rules.instances[card]
             counts[def_id] = counts.get(def_id, 0) + 1
     joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
-    items = list(cost or [])
-    c.g.work -= len(items)
-    if c.g.work < 0:
+    items = cost if type(cost) is list else list(cost or [])
+    g.work -= len(items)
+    if g.work < 0:
         out_of_work()
     return cost_payable(items, counts, joker_id, joker_n)
 
@@ -117,18 +127,29 @@ def _copies(c, card, zone):
 def _requires_met(c, card, zone):
     if card is None:
         return False
-    memo = c.g.held_memo
+    g = c.g
+    memo = g.held_memo
     held = memo.get(zone)
     if held is None:
-        held = memo[zone] = {c.g.rules.instances[x] for x in _everyone(c, zone)}
-    return all(need in held for need in c.g.card_def(card).get("requires") or [])
+        held = memo[zone] = {g.rules.instances[x] for x in _everyone(c, zone)}
+    return held.issuperset(_requirements(g, card))
+
+
+def _requirements(g, card) -> tuple:
+    """The card ids a card (a number or an id) requires, from a table made once per pack."""
+    rules = g.rules
+    table = rules.__dict__.get("_requirements")
+    if table is None:
+        table = rules.__dict__["_requirements"] = {def_id: tuple(card_doc.get("requires") or ())
+                                                   for def_id, card_doc in rules.cards.items()}
+    return table[rules.instances[card] if isinstance(card, int) else card]
 
 
 def _requires_held(c, card, player, zone):
     if card is None:
         return 0
     held = {c.g.rules.instances[x] for x in c.g.state["zones"][f"{zone}:{player}"] if x is not None}
-    return sum(1 for need in c.g.card_def(card).get("requires") or [] if need in held)
+    return sum(1 for need in _requirements(c.g, card) if need in held)
 
 
 def _lines_between(c, counter, low, high):
@@ -170,6 +191,11 @@ def _amount(c, counter, player=None):
 
 
 def _own(c, zone, player):
+    own = c.g._own_keys.get(zone) if type(zone) is str and type(player) is str else None
+    if own is not None:
+        key = own.get(player)
+        if key is not None:
+            return key
     key = c.g.zone_key(zone, player)
     if key.split(":")[-1] != player:
         raise ValueError(f"`{zone}` is not a zone every player has")
@@ -228,14 +254,14 @@ BUILTINS = {
 
 
 # ---------------------------------------------------------------- fields: card.X, player.X, zone.X
-_CARD_BUILTIN = {
+_CARD_BUILTIN = {      # `n` is an int: a card number (layout.cards_by_number: one list index)
     "id": lambda g, n: g.rules.instances[n],
-    "name": lambda g, n: g.card_def(n).get("name"),
-    "type": lambda g, n: g.card_def(n).get("type"),
-    "tags": lambda g, n: list(g.card_def(n).get("tags") or []),
-    "deck": lambda g, n: g.card_def(n).get("deck"),
-    "cost": lambda g, n: list(g.card_def(n).get("cost") or []),
-    "requires": lambda g, n: list(g.card_def(n).get("requires") or []),
+    "name": lambda g, n: g._card_defs[n].get("name"),
+    "type": lambda g, n: g._card_defs[n].get("type"),
+    "tags": lambda g, n: list(g._card_defs[n].get("tags") or []),
+    "deck": lambda g, n: g._card_defs[n].get("deck"),
+    "cost": lambda g, n: list(g._card_defs[n].get("cost") or []),
+    "requires": lambda g, n: list(g._card_defs[n].get("requires") or []),
     "orientation": lambda g, n: g.state["orient"][n],
     "owner": lambda g, n: g.owner_of(n),
 }
@@ -244,7 +270,7 @@ _ZONE_FIELDS = {
     "id": lambda g, z: z.split(":")[0],
     "discard": lambda g, z: g.zone_def(z).get("discard"),
     "refill_from": lambda g, z: g.zone_def(z).get("refill_from"),
-    "size": lambda g, z: sum(1 for x in g.state["zones"][z] if x is not None),
+    "size": lambda g, z: len(g.items_read(z)),
 }
 
 
@@ -252,12 +278,16 @@ def field_getter(name: str):
     """A function (game, value) -> the field `name` of a card number, player, zone key or card id."""
     card_builtin = _CARD_BUILTIN.get(name)
     zone_field = _ZONE_FIELDS.get(name)
+    by_number = [None, None]      # (rules, their card_values(name)): looked up once, not at every read
 
     def get(g, value):
         if type(value) is int:
             if card_builtin is not None:
                 return card_builtin(g, value)
-            return g.rules.card_values(name)[value]
+            if by_number[0] is not g.rules:
+                by_number[1] = g.rules.card_values(name)
+                by_number[0] = g.rules
+            return by_number[1][value]
         if value is None:
             return None
         if isinstance(value, str):

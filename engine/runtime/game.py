@@ -10,15 +10,17 @@ import hashlib
 import json
 import marshal
 
-from .budget import MAX_INT, WORK_BUDGET, bounded_int, out_of_work, spend
+from . import lowering
+# MAX_CALL_DEPTH and STEP_BUDGET live in budget.py; importable from here as before
+from .budget import MAX_CALL_DEPTH, MAX_INT, STEP_BUDGET, WORK_BUDGET, bounded_int, spend  # noqa: F401
+from .codegen import pack_function
 from .errors import ContentError
+from .log_words import worded_log
 from .rng import Streams
 from .table import Table
 
 FORMAT = "knap-state/1"
-STEP_BUDGET = 200_000          # instructions per answer: a looping effect stops with an error
 MAX_FRAMES = 64                # effects performing effects
-MAX_CALL_DEPTH = 32            # pack functions calling functions
 DECIDED = 1_000                # what a won (or lost) game is worth to `projected_margin`, beyond any score
 END_TURN = "end_turn"
 MAX_WHY = 1_000                # characters of the reason an undone action gives (a save's schema allows 4,000)
@@ -98,7 +100,7 @@ class Game(Table):
         self.params = state["params"]
         self.counters_of = set(state["players"]) | {"table"}
         self.rng = Streams(state["rng"], state["seed"])
-        self._zone_defs = {key: rules.zones.get(key.split(":")[0], {}) for key in state["zones"]}
+        self.bind_tables()            # the zone and card tables of this pack and seating (table.py)
         self.held_memo: dict = {}     # facts that depend only on where cards lie; emptied by every move
         self.work = WORK_BUDGET       # what is left of this answer's work budget (budget.py)
         self.max_answers_per_turn: int | None = None    # None: no limit (replays, tests, imagined games)
@@ -179,20 +181,13 @@ class Game(Table):
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
         bookkeeping = ("attempt", "dead", "undone", "steps", "pack_version")
         public = {k: v for k, v in self.state.items() if k not in bookkeeping}
+        public["log"] = worded_log(self)       # however the log is kept, the lines it says (log_words.py)
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
 
     def call_function(self, name, args, c, key="", at=0):
-        """A pack function called from the text `key` at offset `at`: its body's size is paid for."""
-        if c.depth >= MAX_CALL_DEPTH:
-            raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", f"function/{name}/body")
-        body = self.rules.code[f"function/{name}/body"]
-        self.work -= body.call_cost
-        if self.work < 0:
-            out_of_work(key, at)
-        params = self.rules.functions[name].get("params") or []
-        inner = Ctx(self, dict(zip(params, args)), c.me, c.card)
-        inner.depth = c.depth + 1
-        return body(inner)
+        """A pack function called from the text `key` at offset `at`: its body's size is paid for.
+        (Compiled expressions call `codegen.pack_function`'s caller directly.)"""
+        return pack_function(self.rules, name)(c, key, at, *args)
 
     def view(self, player) -> dict:
         """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
@@ -230,27 +225,34 @@ class Game(Table):
         copy.rng = Streams(state["rng"], state["seed"])
         return copy
 
-    def projected_margin(self, player) -> int:
+    def projected_margin(self, player, *, in_place: bool = False) -> int:
         """The player's score minus the best other score, were the game to end now (the pack's end
-        scoring included): a game-independent measure of how well a player is doing."""
-        if not self.over:
-            finished = self.clone()
+        scoring included): a game-independent measure of how well a player is doing. `in_place`: end this
+        very game instead of a copy, for a game thrown away afterwards (a bot's imagined game): the same
+        number without the cost of a clone. A pack with no score counter ends with no scores
+        (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
+        counter = self.rules.score_counter
+        over = self.over
+        scores = (self.state["result"] or {}).get("scores") if over else None
+        if not over and counter:
+            now = {p: self.counter(p, counter) for p in self.state["players"]}
+            finished = self if in_place else self.clone()
+            finished.work = WORK_BUDGET
             state = finished.state
             state["stack"], state["pending"], state["attempt"] = [], None, None
             state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
             state["stage"] = "game_end"
             try:
-                finished._advance()      # stops early if the scoring asks a question: the score so far is used
+                finished._advance()      # stops early if the scoring asks a question: the score before it is used
+                scores = (finished.state["result"] or {}).get("scores")
             except (ContentError, GameError):
-                finished = self
-        else:
-            finished = self
-        counter = self.rules.score_counter
-        scores = (finished.state["result"] or {}).get("scores") or (
-            {p: self.counter(p, counter) for p in self.state["players"]} if counter else self.progress())
+                pass
+            scores = scores or now
+        if not scores:
+            scores = {p: self.counter(p, counter) for p in self.state["players"]} if counter else self.progress()
         others = [v for p, v in scores.items() if p != player]
         margin = scores.get(player, 0) - (max(others) if others else 0)
-        if self.over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
+        if over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
             winners = self.state["result"]["winners"]
             margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
         return margin
@@ -304,10 +306,10 @@ class Game(Table):
             self._advance()
 
     def legal(self, player=None) -> list[int]:
-        decision = self.decision
-        if decision is None or (player is not None and player not in decision.players):
+        pending = self.state["pending"]         # not via `decision`: no Decision is built just for this
+        if pending is None or (player is not None and player not in pending["by"]):
             return []
-        return allowed_for(self.state["pending"], player, decision.legal)
+        return allowed_for(pending, player, self._legal(pending))
 
     def apply(self, option: int, player=None):
         """Answer the pending decision. `player` defaults to the only one who must answer."""
@@ -440,9 +442,26 @@ class Game(Table):
         self.log(f"{me} takes back {name}", {me: f"{name} undone: {why}"})
 
     def _run_frame(self):
-        state = self.state
-        frame = state["stack"][-1]
+        """Run the innermost effect until it ends or waits: its lowered Python (lowering.py) from the step
+        its frame is at, else (no such function, or near the step budget) step by step."""
+        frame = self.state["stack"][-1]
         code = self.rules.code[frame["code"]]
+        entries = code.entries
+        if entries is None:
+            entries = code.entries = {}
+        pc = frame["pc"]
+        try:
+            run = entries[pc]
+        except KeyError:
+            run = entries[pc] = lowering.entry(code, pc)
+        if run is not None and run(self, frame, Ctx(self, frame["env"], frame["me"], frame["card"])):
+            return
+        self._interpret(frame, code)
+
+    def _interpret(self, frame, code):
+        """The effect's steps one by one, from where its frame is: the reference the lowered functions
+        follow, and what runs frames saved at a step no function starts from."""
+        state = self.state
         steps = code.steps
         ctx = Ctx(self, frame["env"], frame["me"], frame["card"])
         env = frame["env"]
@@ -463,14 +482,7 @@ class Game(Table):
                     if outcome is None:
                         frame["pc"] = pc + 1
                         continue
-                    if outcome == "fail":
-                        from .why import failed_step
-                        self.fail(failed_step(self, ctx, frame, step[1], code.key, code.offsets[pc]))
-                        return
-                    if outcome == "yield":       # the verb changed the stack or ended the turn
-                        frame["pc"] = pc + 1
-                        return
-                    state["pending"] = outcome
+                    lowering.stopped(self, frame, ctx, code, pc, outcome)   # failed, yielded or asks
                     return
                 if op == "let":
                     value = step[2](ctx)

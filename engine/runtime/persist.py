@@ -20,6 +20,7 @@ from .. import atomic, jsonload, resources
 from ..schema_check import _TYPE_WORDS
 from .errors import ContentError
 from .game import CHANCE, END_TURN, FORMAT, SIMULTANEOUS, Game, GameError, allowed_for
+from .log_words import COUNT, MOVE, TOGETHER
 
 LOG_SCHEMA, SAVE_SCHEMA = "log.schema.json", "save.schema.json"
 # the verb that asks each kind of decision, and so must be the step its frame waits at
@@ -281,6 +282,7 @@ class _StateCheck:
         self.turn()
         self.frames()
         self.decision()
+        self.log()
 
     def seats(self):
         state, rules = self.state, self.rules
@@ -460,3 +462,46 @@ class _StateCheck:
         for player in by:
             if not allowed_for(pending, player, list(range(len(options)))):
                 self.fail(f"{player} must answer but has no option", "pending")
+
+    def log(self):
+        """The log's facts name this game's cards, zones, seats and counters, so wording them when read
+        (log_words.py) cannot fail: a forged entry is refused here."""
+        state, rules = self.state, self.rules
+        players = state["players"]
+        total, seats = len(rules.instances), 1 << len(players)
+        for i, entry in enumerate(state["log"]):
+            kind = entry[0]
+            if len(entry) <= 2:
+                continue
+            if kind == MOVE:
+                for field in (4, 5):
+                    if entry[field] not in state["zones"]:
+                        self.fail(f"the game has no such zone ({jsonload.shown(entry[field])})", "log", i, field)
+                cards, seen = entry[6], entry[7]
+                for n, card in enumerate(cards):
+                    if card >= total:
+                        self.fail(f"there is no card {card}: the pack has {total} (0 to {total - 1})", "log", i, 6, n)
+                if len(seen) != len(cards):
+                    self.fail("who saw the cards needs one for each card", "log", i, 7)
+                masks = [(n, mask) for n, mask in enumerate(seen)]
+            elif kind == COUNT:
+                owner, counter = entry[2], entry[3]
+                spec = rules.counters.get(counter)
+                if spec is None:
+                    self.fail("the pack has no such counter", "log", i, 3)
+                if spec.get("owner") == "player" and owner not in players:
+                    self.fail(f"{jsonload.shown(owner)} is not a seat of this game", "log", i, 2)
+                if spec.get("owner") != "player" and owner != "table":
+                    self.fail("this counter belongs to the table", "log", i, 2)
+                masks = []
+            elif kind == TOGETHER:
+                for n, (seat, _label, _mask) in enumerate(entry[2]):
+                    if seat not in players:
+                        self.fail("is not a seat of this game", "log", i, 2, n, 0)
+                masks = [(n, pick[2]) for n, pick in enumerate(entry[2])]
+            else:           # the schema allows no other kind
+                continue
+            for n, mask in masks:
+                if mask >= seats:
+                    self.fail(f"{mask} names seats this game does not have ({len(players)} seats: "
+                              f"less than {seats})", "log", i, *((7, n) if kind == MOVE else (2, n, 2)))

@@ -13,6 +13,8 @@ from .errors import ContentError
 
 def capacity_of(g, key: str):
     """The zone's declared capacity, or None when it is unlimited."""
+    if key in g._zone_defs:           # the layout's table (layout.py)
+        return g._capacity.get(key)
     cap = g.zone_def(key).get("capacity")
     return None if cap is None else int(cap)
 
@@ -20,16 +22,30 @@ def capacity_of(g, key: str):
 def cards_in_place(g, key: str) -> int:
     """Cards in the zone; for a zone every player has, in all players' zones of that id together."""
     zones = g.state["zones"]
-    keys = g.zone_keys(key.split(":")[0]) if ":" in key else [key]
+    keys = g.layout.place.get(key)
+    if keys is None:
+        keys = g.zone_keys(key.split(":")[0]) if ":" in key else [key]
+    elif key not in g._slotted:       # no gaps to skip: the lengths are the counts (one zone id, one kind)
+        return sum(map(len, map(zones.__getitem__, keys)))
     return sum(1 for k in keys for x in zones.get(k, ()) if x is not None)
 
 
 def room(g, key: str) -> int:
     """How many more cards fit: the free slots of a row of slots, what is left of a capacity, else as many
     as the game has cards (no limit)."""
-    if g.slotted(key) and capacity_of(g, key) is None:
-        return sum(1 for x in g.state["zones"][key] if x is None)
+    if key in g._zone_defs:         # the layout's tables: one zone, or all players' zones of one id
+        cap = g._capacity.get(key)
+        if key in g._slotted:
+            if cap is None:
+                return g.state["zones"][key].count(None)
+        elif cap is None:
+            return len(g._card_defs)
+        else:
+            zones = g.state["zones"]
+            return max(0, cap - sum(map(len, map(zones.__getitem__, g.layout.place[key]))))
     cap = capacity_of(g, key)
+    if cap is None and g.slotted(key):
+        return g.state["zones"][key].count(None)
     if cap is None:
         return len(g.rules.instances)
     return max(0, cap - cards_in_place(g, key))

@@ -8,14 +8,37 @@ from __future__ import annotations
 import json
 
 from .errors import ContentError
-from .places import check_capacity
+from .layout import (OWNER, PUBLIC, TOP, card_names, cards_by_number, id_names, is_slotted, keys_of, name_of,
+                     sight_of, zone_def_of, zone_layout)
+from .log_words import lines_for
+from .places import capacity_of, check_capacity
 
 
 class Table:
-    """Mixed into `Game`: needs `self.rules`, `self.state`, `self.params`, `self.rng`, `self.held_memo`."""
+    """Mixed into `Game`: needs `self.rules`, `self.state`, `self.params`, `self.rng`, `self.held_memo`.
+
+    Facts about zones and cards come from tables computed once per pack and seating (layout.py); a key
+    those tables do not know (a state built by hand) is answered from the pack's documents as before."""
+
+    def bind_tables(self):
+        """Look up this game's zone and card tables (Game.__init__ calls it: a new, cloned or loaded game)."""
+        layout = zone_layout(self.rules, self.state["players"], self.state["zones"])
+        self.layout = layout
+        self._zone_defs = layout.defs
+        self._slotted = layout.slotted
+        self._capacity = layout.capacity
+        self._sight = layout.sight
+        self._zone_names = layout.names
+        self._zone_owner = layout.owner
+        self._own_keys = layout.own
+        self._card_defs = cards_by_number(self.rules)
+        self._card_names = card_names(self.rules)
+        self._id_names = id_names(self.rules)
 
     # ------------------------------------------------------------------ helpers the DSL uses
     def card_def(self, card) -> dict:
+        if type(card) is int:
+            return self._card_defs[card]
         return self.rules.cards[self.rules.instances[card]] if isinstance(card, int) else self.rules.cards[card]
 
     def tags_of(self, card):
@@ -25,30 +48,55 @@ class Table:
 
     def zone_def(self, key: str) -> dict:
         found = self._zone_defs.get(key)
-        return found if found is not None else self.rules.zones.get(key.split(":")[0], {})
+        return found if found is not None else zone_def_of(self.rules, key)
 
     def zone_keys(self, zone_id: str) -> list[str]:
-        if self.rules.zones.get(zone_id, {}).get("owner") == "player":
-            return [f"{zone_id}:{p}" for p in self.state["players"]]
-        return [zone_id]
+        keys = self.layout.key_lists.get(zone_id)
+        return list(keys) if keys is not None else keys_of(self.rules, self.state["players"], zone_id)
 
     def zone_key(self, value, player) -> str:
         """A zone named in content, made concrete: a per-player zone without a player is `player`'s."""
-        if not isinstance(value, str):
+        if type(value) is not str and not isinstance(value, str):
             raise ContentError(f"expected a zone, got {value!r}")
         if value in self.state["zones"]:
             return value
+        own = self._own_keys.get(value)
+        if own is not None:
+            key = own.get(player)
+            return key if key is not None else f"{value}:{player}"
         if self.rules.zones.get(value, {}).get("owner") == "player":
             return f"{value}:{player}"
         raise ContentError(f"`{value}` is not a zone")
 
     def slotted(self, key: str) -> bool:
         """A row with numbered places: its list keeps a None for each empty place."""
-        zone = self.zone_def(key)
-        return zone.get("type") == "row" and bool(zone.get("slots"))
+        if key in self._zone_defs:
+            return key in self._slotted
+        return is_slotted(self.zone_def(key))
 
     def items_of(self, value) -> list:
-        """Any value as a list: a zone's cards, a list, one card or player, or nothing."""
+        """Any value as a new list (the caller may keep or change it): a zone's cards, a list, one card or
+        player, or nothing."""
+        if type(value) is str:
+            zone = self.state["zones"].get(value)
+            if zone is not None:
+                return [x for x in zone if x is not None] if value in self._slotted else zone[:]
+        elif type(value) is list:
+            return [x for x in value if x is not None] if None in value else value[:]
+        return self._items_other(value)
+
+    def items_read(self, value) -> list:
+        """`items_of` for a caller that only reads: a zone's or a list's own list when it has no gaps.
+        Never keep it nor change it (a `for` keeps its items: it needs `items_of`)."""
+        if type(value) is str:
+            zone = self.state["zones"].get(value)
+            if zone is not None:
+                return [x for x in zone if x is not None] if value in self._slotted else zone
+        elif type(value) is list:
+            return [x for x in value if x is not None] if None in value else value
+        return self._items_other(value)
+
+    def _items_other(self, value) -> list:
         if value is None:
             return []
         if isinstance(value, list):
@@ -65,6 +113,9 @@ class Table:
         if not isinstance(card, int):
             return None
         zone = self.state["loc"][card]
+        owner = self._zone_owner.get(zone, False)
+        if owner is not False:
+            return owner
         return zone.split(":")[1] if ":" in zone else None
 
     def players_from(self, player) -> list[str]:
@@ -107,7 +158,7 @@ class Table:
         if self.held_memo:
             self.held_memo = {}
         source = state["loc"][card]
-        if self.zone_def(target).get("capacity") is not None:      # a place that holds only so many
+        if capacity_of(self, target) is not None:      # a place that holds only so many
             check_capacity(self, target, source)
         cards = state["zones"][source]
         if self.slotted(source):
@@ -151,19 +202,19 @@ class Table:
 
     # ------------------------------------------------------------------ who sees what
     def can_see(self, card: int, player) -> bool:
-        zone = self.state["loc"][card]
-        shown = self.state["shown"].get(str(card))
-        if shown == "all" or (shown and player in shown):
+        state = self.state
+        zone = state["loc"][card]
+        if state["shown"]:
+            shown = state["shown"].get(str(card))
+            if shown == "all" or (shown and player in shown):
+                return True
+        rule, owner = self._sight.get(zone) or sight_of(self.rules, zone)
+        if rule == PUBLIC:
             return True
-        if zone.startswith("_drawn:"):
-            return zone.endswith(f":{player}")
-        visibility = self.zone_def(zone).get("visibility", "public") if not zone.startswith("_") else "public"
-        if visibility == "public":
-            return True
-        if visibility == "owner":
-            return zone.endswith(f":{player}")
-        if visibility == "top":
-            cards = self.state["zones"][zone]
+        if rule == OWNER:
+            return owner is not None and owner == player
+        if rule == TOP:
+            cards = state["zones"][zone]
             return bool(cards) and cards[-1] == card
         return False
 
@@ -189,20 +240,20 @@ class Table:
         if not isinstance(card, int):
             return self.label(card, player)
         if player is None or self.can_see(card, player):
-            name = self.card_def(card).get("name") or self.rules.instances[card]
-            return name
+            return self._card_names[card] if type(card) is int else \
+                self.card_def(card).get("name") or self.rules.instances[card]
         return "a face-down card"
 
     def zone_name(self, key: str) -> str:
-        if key.startswith("_drawn:"):
-            return f"{key.split(':')[1]}'s play area"
-        if key == "_removed":
-            return "out of the game"
-        zone = self.zone_def(key)
-        name = zone.get("name") or key.split(":")[0]
-        return f"{key.split(':')[1]}'s {name.lower()}" if ":" in key and not key.startswith("_") else name
+        name = self._zone_names.get(key)
+        return name if name is not None else name_of(self.rules, key)
 
     def label(self, value, player=None) -> str:
+        if type(value) is str:        # the commonest: a zone's name, an action's or a card's, else the text
+            name = self._zone_names.get(value)
+            if name is None:
+                name = self.zone_name(value) if value in self.state["zones"] else self._id_names.get(value)
+            return name if name is not None else value
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, int):
@@ -234,10 +285,5 @@ class Table:
         return self.state["turn"]["number"] == 0 and self.state["stage"] in ("setup", "next")
 
     def log_for(self, player) -> list[str]:
-        lines = []
-        for entry in self.state["log"]:
-            if len(entry) > 1 and player in entry[1]:
-                lines.append(entry[1][player])
-            else:
-                lines.append(entry[0])
-        return lines
+        """The log as `player` reads it (None: what everyone may read), worded now (log_words.py)."""
+        return lines_for(self, player)

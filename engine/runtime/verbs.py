@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from ..dsl_builtins import VERBS
 from .budget import bounded, bounded_int, spend
-from .counter_visibility import change_line
+from .counter_visibility import read_by_all
 from .errors import ContentError
+from .log_words import MOVE, log_counted, log_together, log_unchanged, seen_by
 
 DONE = "$done"
 
@@ -104,9 +105,12 @@ class Gain(Verb):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
         changed = g.set_counter(player, counter, bounded_int(g.counter(player, counter) + amount))
-        if changed:                          # worded for who may read the counter (counter_visibility.py)
+        if changed:                          # worded for who may read the counter, when read (log_words.py)
             owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
-            _log_as_seen(g, lambda viewers: change_line(g, owner, counter, changed, viewers))
+            log_counted(g, owner, counter, changed)
+        elif not read_by_all(g.rules, counter):    # no line for nothing would tell the others it was 0
+            owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
+            log_unchanged(g, owner, counter, self.sign)
 
 
 class Lose(Gain):
@@ -132,39 +136,21 @@ class Set(Verb):
             g.state["flags"].setdefault(player, {})[counter] = bounded(value)
 
 
-def _log_as_seen(g, text_for):
-    """Log a line worded for what readers can see: `text_for(viewers)` names what all of `viewers` see;
-    the public line is for everyone, and a player who sees more gets their own wording."""
-    players = g.state["players"]
-    public = text_for(players)
-    private = {p: text for p in players if (text := text_for([p])) != public}
-    g.log(public, private or None)
-
-
 def _move_logged(g, cards, target, actor, verb, slot=None):
-    """Move cards and log it in words each player may read (names only for those who see them)."""
+    """Move cards and log it, with the seats that could see each card before or after it moved (the
+    log is worded when read, names only for those who saw them: log_words.py)."""
     if not cards:
         return
-    before = {p: [g.can_see(x, p) for x in cards] for p in g.state["players"]}
+    before = [seen_by(g, x) for x in cards]
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
     for n, x in enumerate(cards):
         g.move(x, target, slot + n if piled else slot)    # into a pile, the cards keep their order
-
-    by_setup = g.in_setup() and actor not in (source.split(":")[-1], target.split(":")[-1])
-
-    def text_for(viewers):
-        names = [g.card_label(x, None) if all(before[p][i] or g.can_see(x, p) for p in viewers) else "a card"
-                 for i, x in enumerate(cards)]
-        where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
-        if by_setup:         # nobody's act: "Setup: 3 cards moved from ... to ..."
-            shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {"a card"} else ", ".join(names)
-            return f"{shown} {SETUP_WORDS.get(verb, verb)} {where}"
-        return f"{actor} {verb} {', '.join(names)} {where}"
-    _log_as_seen(g, text_for)
-
-
-SETUP_WORDS = {"draws": "drawn", "moves": "moved", "takes": "taken", "discards": "discarded", "removes": "removed"}
+    setup = 0
+    if g.in_setup():        # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
+        setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
+    g.state["log"].append([MOVE, setup, actor, verb, source, target, list(cards),
+                           [sight | seen_by(g, x) for sight, x in zip(before, cards)]])
 
 
 class Draw(Verb):
@@ -176,11 +162,13 @@ class Draw(Verb):
         target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
         slot = self.value(c, "at")
         drawn = []
+        zones = g.state["zones"]
         for _ in range(amount):
-            cards = g.state["zones"][source]
-            if not [x for x in cards if x is not None] and not g.refill(source):
-                break
-            card = next(x for x in reversed(cards) if x is not None)
+            card = next((x for x in reversed(zones[source]) if x is not None), None)
+            if card is None:
+                if not g.refill(source):
+                    break
+                card = next(x for x in reversed(zones[source]) if x is not None)
             drawn.append(card)
             _move_logged(g, [card], target, player, "draws", slot)
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
@@ -307,22 +295,24 @@ class Choose(Verb):
         cands, picked, low, by = wait["cands"], wait["picked"], wait["low"], wait["by"]
         start = picked[-1] + 1 if picked else 0
         still = max(0, low - len(picked))
-        offer, seen = [], set()
+        offer, seen, blind = [], set(), False
+        of_cards, instances, loc, orient = wait["cards"], g.rules.instances, g.state["loc"], g.state["orient"]
         for j in range(start, len(cands) - still + 1 if still else len(cands)):
             value = cands[j]
-            if wait["cards"] and isinstance(value, int) and not isinstance(value, bool):
+            if of_cards and type(value) is int:
                 if g.can_see(value, by):   # identical cards a player can see are one option
-                    key = (g.rules.instances[value], g.state["loc"][value], g.state["orient"][value])
+                    key = (instances[value], loc[value], orient[value])
                     if key in seen:
                         continue
                     seen.add(key)
+                else:
+                    blind = True
             offer.append(j)
         if len(picked) >= low:
             offer.append(-1)
         wait["offer"] = offer
         question = wait.get("prompt") or f"Choose {(self.args.get('as') or '').replace('_', ' ')}"
         options = [cands[j] if j >= 0 else DONE for j in offer]
-        blind = wait["cards"] and any(isinstance(o, int) and not g.can_see(o, by) for o in options)
         progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
         return {"kind": "choose", "by": [by], "prompt": f"{question}{progress}", "options": options,
                 "blind": blind, "cards": wait["cards"]}
@@ -421,14 +411,24 @@ class ChooseSecretly(Verb):
         players = g.items_of(self.value(c, "players"))
         options: list = []
         allowed: dict[str, list[int]] = {}
+        positions: dict = {}                            # where each (hashable) option is in `options`
         for player in players:
             own = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
             spend(g, len(own) * (1 + len(options)))     # each option is looked for among those so far
             keys = []
             for item in own:
-                if item not in options:
+                try:
+                    key = positions.get(item)
+                except TypeError:                       # a list or a mapping: looked for in the list
+                    key = options.index(item) if item in options else None
+                if key is None:
+                    key = len(options)
                     options.append(item)
-                keys.append(options.index(item))
+                    try:
+                        positions[item] = key
+                    except TypeError:
+                        pass
+                keys.append(key)
             if keys:
                 allowed[player] = keys
         askers = [p for p in players if p in allowed]
@@ -445,12 +445,9 @@ class ChooseSecretly(Verb):
         picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
         self.bind(c, [picked.get(p) for p in wait["players"]])
 
-        def shown(value, viewers):    # a card chosen from a hidden place stays "a card" to whoever cannot see it
-            if self.of_cards and isinstance(value, int) and not isinstance(value, bool):
-                return g.card_label(value, None) if all(g.can_see(value, v) for v in viewers) else "a card"
-            return g.label(value)
-        _log_as_seen(g, lambda viewers: "Chosen together: " + ", ".join(f"{p} {shown(v, viewers)}"
-                                                                         for p, v in picked.items()))
+        everyone = (1 << len(g.state["players"])) - 1     # a card chosen from a hidden place stays "a card"
+        log_together(g, [[p, g.card_label(v, None), seen_by(g, v)] if self.of_cards and type(v) is int   # to
+                         else [p, g.label(v), everyone] for p, v in picked.items()])    # whoever cannot see it
 
 
 class Roll(Verb):
@@ -542,14 +539,23 @@ class Resolve(Verb):
 
 def cost_payable(items, counts, joker=None, n=0) -> bool:
     """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
-    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers."""
-    need: dict[str, int] = {}
+    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers. One
+    pass over the items; without jokers it stops at the first item the cards cannot cover."""
+    with_jokers = bool(joker and n)
+    taken: dict[str, int] = {}
+    short = jokers_named = 0
     for item in items:
-        need[item] = need.get(item, 0) + 1
-    short = sum(max(0, k - counts.get(d, 0)) for d, k in need.items() if d != joker)
-    if not joker or not n:
-        return short == 0
-    spare = counts.get(joker, 0) - need.get(joker, 0)
+        if item == joker:              # a joker item is paid with joker cards only
+            jokers_named += 1
+            continue
+        k = taken[item] = taken.get(item, 0) + 1
+        if k > counts.get(item, 0):
+            if not with_jokers:
+                return False
+            short += 1
+    if not with_jokers:
+        return True
+    spare = counts.get(joker, 0) - jokers_named
     return spare >= 0 and short * n <= spare
 
 

@@ -88,6 +88,12 @@ class Pack:
         self.technology = {c for c, t in self.type.items() if t == "technology"}
         self.cost_size = {c: len(cost) for c, cost in self.cost.items()}     # no cost is paid with fewer cards
         self.tech_decks = [self.row_deck[row] for row in ROWS]
+        # what "can I master it?" reads of each technology, in one look-up: (cost size, the resources other
+        # than Spoils as (resource, how many) pairs, Spoils in the cost, prerequisites, the kinds of card
+        # in the cost)
+        self.mastery = {c: (self.cost_size[c],) + self.cost_needs[c] + (tuple(self.requires[c]), frozenset(self.cost[c]))
+                        for c in self.technology}
+        self.settlement_need = {c: self.need[c] for c, t in self.type.items() if t == "settlement"}
 
     def goal(self, players: int) -> int:
         return int(self.params["victory_points"][str(players)])
@@ -312,18 +318,35 @@ class HandGame:
         return [c for c in hand if rate[c] > 0 and counts[c] >= rate[c]]
 
     def foundable(self, player):
-        pack = self.pack
-        tab = self.tableau[player]
-        have = (sum(1 for c in tab if c in pack.weapon), sum(1 for c in tab if c in pack.daily_life),
-                sum(1 for c in tab if c in pack.dwelling))
+        """(row, slot, settlement) of the settlements `player` may found: the technologies of each kind
+        in their tableau (counted once, when a settlement is on a row) cover its needs."""
+        needs = self.pack.settlement_need
         found = []
+        have = None
         for row in ROWS:
             for s, c in enumerate(self.zones[row]):
-                if c is not None and pack.type[c] == "settlement":
-                    need = pack.need[c]
-                    if have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2]:
-                        found.append((row, s, c))
+                need = needs.get(c)          # None for an empty place or a card that is no settlement
+                if need is None:
+                    continue
+                if have is None:
+                    have = self.technologies_by_kind(player)
+                if have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2]:
+                    found.append((row, s, c))
         return found
+
+    def technologies_by_kind(self, player):
+        """How many weapons, daily life and dwelling technologies `player` holds, whichever way turned."""
+        pack = self.pack
+        weapon, daily_life, dwelling = pack.weapon, pack.daily_life, pack.dwelling
+        weapons = daily = dwellings = 0
+        for c in self.tableau[player]:
+            if c in weapon:
+                weapons += 1
+            if c in daily_life:
+                daily += 1
+            if c in dwelling:
+                dwellings += 1
+        return weapons, daily, dwellings
 
     def takeable(self):
         ttype, zones = self.pack.type, self.zones
@@ -349,19 +372,22 @@ class HandGame:
         counts: dict = {}
         for c in hand:
             counts[c] = counts.get(c, 0) + 1
+        weapon, daily_life, dwelling = pack.weapon, pack.daily_life, pack.dwelling
         weapon_up = daily_up = dwelling_usable = False
         for c, o in zip(self.tableau[me], self.orient[me]):
             if o == UPRIGHT:
-                weapon_up = weapon_up or c in pack.weapon
-                daily_up = daily_up or c in pack.daily_life
-            if o != REVERSED and c in pack.dwelling:
+                if c in weapon:
+                    weapon_up = True
+                if c in daily_life:
+                    daily_up = True
+            if o != REVERSED and c in dwelling:
                 dwelling_usable = True
+        menu = ["explore"] if ap >= 1 else []
         rate = pack.rate
-        menu = []
-        if ap >= 1:
-            menu.append("explore")
-        if any(rate[c] and k >= rate[c] for c, k in counts.items()):
-            menu.append("natural_exchange")
+        for c, k in counts.items():
+            if rate[c] and k >= rate[c]:
+                menu.append("natural_exchange")
+                break
         if self.can_master(counts, len(hand)):
             menu.append("master_technology")
         if ap >= 1:
@@ -376,31 +402,42 @@ class HandGame:
         if not self.acted and "found_settlement" not in self.used_game[me] and self.foundable(me):
             menu.append("found_settlement")
         if "additional_exploration" not in self.used_turn:
-            lines, mine = self.lines, self.vp[me]
-            if any(mine < line <= self.vp[o] for o in self.others(me) for line in lines):
+            mine, best = self.vp[me], max(self.vp)     # a line between me and a rival lies below the best
+            if best > mine and any(mine < line <= best for line in self.lines):
                 menu.append("additional_exploration")
         menu.append(END_TURN)
         return menu
 
     def can_master(self, counts, hand_size):
-        """Whether any visible technology is affordable now (the first one found will do)."""
-        pack, zones = self.pack, self.zones
-        technology, requires, needs, size = pack.technology, pack.requires, pack.cost_needs, pack.cost_size
+        """Whether any visible technology is affordable now (the first one found will do): `covered` and
+        the prerequisites, inlined, for this runs at every menu and nearly always answers no."""
+        zones, mastery, joker = self.zones, self.pack.mastery, self.joker_n
+        visible = zones[ROWS[0]] + zones[ROWS[1]] + zones[ROWS[2]]
+        for deck in self.pack.tech_decks:
+            if zones[deck]:
+                visible.append(zones[deck][-1])
+        have, kinds_held = counts.get, counts.keys()
+        spoils = have("spoils", 0)
         held = None
-        for row in ROWS:
-            for c in zones[row]:
-                if c in technology and size[c] <= hand_size and self.covered(needs[c], counts):
-                    if held is None:
-                        held = set().union(*self.tableau)
-                    if all(r in held for r in requires[c]):
-                        return True
-        for deck in pack.tech_decks:
-            cards = zones[deck]
-            if cards and size[cards[-1]] <= hand_size and self.covered(needs[cards[-1]], counts):
-                if held is None:
-                    held = set().union(*self.tableau)
-                if all(r in held for r in requires[cards[-1]]):
-                    return True
+        for card in visible:
+            facts = mastery.get(card)         # None for an empty place or a card that is no technology
+            if facts is None or facts[0] > hand_size:
+                continue
+            _, others, spoils_needed, requires, kinds = facts
+            spare = spoils - spoils_needed
+            if spare < 0 or (spare < joker and not kinds_held >= kinds):   # no joker: every kind is needed
+                continue
+            short = 0
+            for item, k in others:
+                held_now = have(item, 0)
+                if held_now < k:
+                    short += k - held_now
+            if short * joker > spare:
+                continue
+            if held is None:
+                held = set().union(*self.tableau)
+            if all(r in held for r in requires):
+                return True
         return False
 
     # ------------------------------------------------------------------ the actions
@@ -653,7 +690,7 @@ class HandGame:
             prefix = parent
 
     def check_end(self):
-        if self.ending is not None:
+        if self.ending is not None or max(self.vp) < self.goal:
             return
         current = self.current
         for player in [(current + k) % self.n for k in range(self.n)]:

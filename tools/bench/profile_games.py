@@ -1,6 +1,8 @@
 """Where a pack's random games spend their time: cProfile over seeded games, the top functions by own time.
 
-    python tools/bench/profile_games.py PACK PLAYERS GAMES [--sort cumulative] [--top 25]
+    python tools/bench/profile_games.py PACK PLAYERS GAMES [--sort cumulative] [--top 25] [--agent greedy]
+
+`--agent greedy` seats greedy bots (as `knap sim --agents greedy` does) instead of random answers.
 """
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.packs import resolve_target  # noqa: E402
 from engine.runtime import rules as rules_module  # noqa: E402
+from engine.runtime import agents  # noqa: E402
 from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_randomly  # noqa: E402
+from engine.runtime.session import play_out, play_randomly  # noqa: E402
 
 
 def main() -> None:
@@ -26,12 +29,18 @@ def main() -> None:
     parser.add_argument("games", type=int)
     parser.add_argument("--sort", default="tottime")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--agent", choices=sorted(agents.AGENTS), default="random",
+                        help="who answers: random answers (the soak's games) or bots of this kind at every seat")
     args = parser.parse_args()
     rules = rules_module.load(resolve_target(args.pack))
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(args.games):
-        play_randomly(Game.new(rules, args.players, seed), random.Random(seed))
+        game = Game.new(rules, args.players, seed)
+        if args.agent == "random":
+            play_randomly(game, random.Random(seed))
+        else:
+            play_out(game, [agents.make(args.agent, seed * 31 + i) for i in range(args.players)])
     profile.disable()
     pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
 

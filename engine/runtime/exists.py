@@ -1,0 +1,108 @@
+"""Conditions that ask "is there some X?" compiled to stop at the first X that qualifies.
+
+`count(X) > 0` (also `>= 1`, `!= 0`, `= 0`, `< 1`, `<= 0`, either way round) needs only to know whether X
+is empty. When X is a `where`, or a pack function whose body is one (through functions calling functions),
+the condition becomes Python's `any(...)` over the same items with the same test, instead of a list built
+in full and then counted. Everything else compiles exactly as codegen.py compiles it, so the answer is the
+same: only the cards after the first that qualifies are no longer examined. The turn menu (driver.py)
+uses this for `available:` texts; the compiled code lives on the ruleset, built once per pack.
+"""
+from __future__ import annotations
+
+from .. import dsl
+from . import functions
+from .budget import CALL_COST
+from .codegen import ExpressionCompiler, function_caller, weight
+from .errors import ContentError
+
+# `count(X) OP N` that says "X is not empty" (True) or "X is empty" (False), and the same written N OP count(X)
+_NOT_EMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False,
+              ("<=", 0): False}
+_MIRRORED = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
+
+
+def compile_condition(rules, key: str, text: str):
+    """A Python function of the evaluation context: the condition `text`, short-cut where it asks "is
+    there some X?". The same values as rules.code[key], compiled by codegen.py."""
+    ir, problem = dsl.parse(text, dsl.CONDITION)
+    if problem is not None:     # lint refuses such packs; one loaded without lint still fails clearly
+        raise ContentError(problem.message, key, problem.offset)
+    return ExistsCompiler(rules, key, frozenset()).compile(ir)
+
+
+class ExistsCompiler(ExpressionCompiler):
+    """codegen's compiler, with "X is (not) empty" compiled to `any(...)` where X allows it."""
+
+    def _x_cmp(self, node):
+        _, _, op, left, right = node
+        shape = _emptiness(op, left, right)
+        if shape is not None and _can_short_cut(self.rules, shape[0], set()):
+            listed, not_empty = shape
+            test = self._exists(listed)
+            return test if not_empty else f"(not {test})"
+        return super()._x_cmp(node)
+
+    def _exists(self, node) -> str:
+        """Source of "the list `node` has an item": `node` passed _can_short_cut."""
+        if node[0] == "where":
+            source = self.src(node[2])
+            item = f"_i{len(self.items)}"
+            self.items.append(item)
+            test = self.src(node[3])
+            self.items.pop()
+            return (f"any(True for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, "
+                    f"{int(node[1])}) if {test})")
+        _, at, name, args = node
+        caller = self._bind("X", name, _exists_caller(self.rules, name))
+        return f"{caller}(c, {self.key!r}, {int(at)}{''.join(', ' + self.src(a) for a in args)})"
+
+
+def _emptiness(op, left, right):
+    """(X, True) for `count(X) > 0` and the like, (X, False) for `count(X) = 0` and the like, else None."""
+    if _is_count(right) and left[0] == "num":
+        op, left, right = _MIRRORED[op], right, left
+    if not (_is_count(left) and right[0] == "num"):
+        return None
+    not_empty = _NOT_EMPTY.get((op, int(right[2])))
+    return None if not_empty is None else (left[3][0], not_empty)
+
+
+def _is_count(node) -> bool:
+    return node[0] == "call" and node[2] == "count" and len(node[3]) == 1
+
+
+def _can_short_cut(rules, node, seen: set) -> bool:
+    """Whether "`node` has an item" can stop at the first: a `where`, or a call of a pack function whose
+    body is such (a function that calls itself on the way is left as it is)."""
+    if node[0] == "where":
+        return True
+    if node[0] != "call" or node[2] in functions.BUILTINS or node[2] not in rules.functions or node[2] in seen:
+        return False
+    body = _function_body(rules, node[2])
+    return body is not None and len(node[3]) == len(rules.functions[node[2]].get("params") or []) \
+        and _can_short_cut(rules, body, seen | {node[2]})
+
+
+def _function_body(rules, name):
+    text = rules.functions[name].get("body")
+    if not isinstance(text, str):
+        return None
+    ir, problem = dsl.parse(text, dsl.EXPRESSION)
+    return None if problem is not None else ir
+
+
+def _exists_caller(rules, name: str):
+    """The caller of the pack function `name` asked only "is your list not empty?", made once per pack:
+    its body compiled as `count(BODY) > 0` on the first call (functions may call each other), at the price
+    of the body itself, through codegen.function_caller (the depth limit and the lent context)."""
+    params = frozenset(rules.functions[name].get("params") or ())
+
+    def compile_body():
+        ir = _function_body(rules, name)
+        at = ir[1]
+        body = ExistsCompiler(rules, f"function/{name}/body", params).compile(
+            ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]])
+        body.call_cost = CALL_COST + weight(ir)
+        return body
+    return function_caller(rules, name, "_exists_callers", compile_body)
+

@@ -1,0 +1,175 @@
+"""The game log kept as compact plain data and worded only when someone reads it.
+
+Most lines of a log say that cards moved or that a counter changed, and each seat may read them
+differently (a card's name only for those who saw it). Wording every line for everyone as it happens
+cost a quarter of a game's time; so a move is kept as its facts — who, which cards, from where to where —
+with, for each card, the seats that could see it before or after it moved (a bit mask by seat order,
+recorded then: who can see a card changes later). `word` makes the line a seat reads from those facts
+and the pack's names.
+
+Entries of `state["log"]` (all plain lists):
+    [text]                              the same line for everyone
+    [text, {seat: text}]                a line, and their own wording for some seats
+    ["move", setup, actor, verb, source, target, [card, ...], [mask, ...]]
+    ["count", setup, owner, counter, change]
+    ["together", setup, [[seat, label, mask], ...]]   picks told together; a label only for `mask`
+`setup` is 0 in play, 1 for a line of the setup, 2 for a setup move that is nobody's act.
+"""
+from __future__ import annotations
+
+from .counter_visibility import change_line
+
+MOVE, COUNT, TOGETHER = "move", "count", "together"
+SETUP = "Setup: "
+HIDDEN_CARD = "a card"
+# a move of the setup that is nobody's act: "Setup: 3 cards drawn from ..."
+SETUP_WORDS = {"draws": "drawn", "moves": "moved", "takes": "taken", "discards": "discarded", "removes": "removed"}
+MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")   # and "gives <seat>"
+
+
+# ------------------------------------------------------------------------------------------- who sees
+def seat_bits(g) -> dict:
+    """Each seat's bit in a mask (P1 is 1, P2 is 2, P3 is 4, ...), kept on the game."""
+    bits = g.__dict__.get("_seat_bits")
+    if bits is None:
+        bits = g.__dict__["_seat_bits"] = {p: 1 << i for i, p in enumerate(g.state["players"])}
+    return bits
+
+
+def _zone_sight(g, zone: str):
+    """Who sees any card of `zone` by the zone alone: a mask, or None for a `top` zone (only its top
+    card is seen, by everyone). The same rules as `Table.can_see`, once per zone and game."""
+    cache = g.__dict__.get("_zone_sight")
+    if cache is None:
+        cache = g.__dict__["_zone_sight"] = {}
+    sight = cache.get(zone, -1)
+    if sight != -1:
+        return sight
+    bits = seat_bits(g)
+    everyone = (1 << len(bits)) - 1
+    if zone.startswith("_drawn:"):
+        sight = bits.get(zone[len("_drawn:"):], 0)
+    elif zone.startswith("_"):
+        sight = everyone
+    else:
+        visibility = g.zone_def(zone).get("visibility", "public")
+        if visibility == "public":
+            sight = everyone
+        elif visibility == "owner":
+            sight = bits.get(zone.rsplit(":", 1)[1], 0) if ":" in zone else 0
+        elif visibility == "top":
+            sight = None
+        else:
+            sight = 0
+    cache[zone] = sight
+    return sight
+
+
+def seen_by(g, card: int) -> int:
+    """The mask of the seats that can see `card` now (`Table.can_see` for every seat at once)."""
+    state = g.state
+    zone = state["loc"][card]
+    sight = _zone_sight(g, zone)
+    if sight is None:
+        cards = state["zones"][zone]
+        sight = (1 << len(state["players"])) - 1 if cards and cards[-1] == card else 0
+    if state["shown"]:
+        shown = state["shown"].get(str(card))
+        if shown == "all":
+            return (1 << len(state["players"])) - 1
+        if shown:
+            bits = seat_bits(g)
+            for seat in shown:
+                sight |= bits.get(seat, 0)
+    return sight
+
+
+# ------------------------------------------------------------------------------------------- recording
+def setup_flag(g, by_nobody: bool = False) -> int:
+    if not g.in_setup():
+        return 0
+    return 2 if by_nobody else 1
+
+
+def log_counted(g, owner, counter: str, change: int) -> None:
+    g.state["log"].append([COUNT, setup_flag(g), owner, counter, change])
+
+
+def log_unchanged(g, owner, counter: str, sign: int) -> None:
+    """A gain or loss (`sign`) of nothing of a counter not everyone may read: logged as a change would be,
+    worded now, so that those who may not read it cannot tell it from a real change (counter_visibility.py)."""
+    prefix = SETUP if setup_flag(g) else ""
+    public = prefix + change_line(g, owner, counter, 0, g.state["players"], sign)
+    own = {p: text for p in g.state["players"]
+           if (text := prefix + change_line(g, owner, counter, 0, [p], sign)) != public}
+    g.state["log"].append([public, own] if own else [public])
+
+
+def log_together(g, picks: list) -> None:
+    g.state["log"].append([TOGETHER, setup_flag(g), picks])
+
+
+def worded_log(g) -> list:
+    """The whole log in the form the state's hash is taken over (see `worded`)."""
+    return [worded(g, entry) for entry in g.state["log"]]
+
+
+# ------------------------------------------------------------------------------------------- wording
+def word(g, entry: list, reader) -> str:
+    """The line `reader` (a seat; None or anyone else: what everyone may read) reads for `entry`."""
+    kind = entry[0]
+    if len(entry) <= 2:                        # worded when it happened
+        if len(entry) == 2 and reader in entry[1]:
+            return entry[1][reader]
+        return kind
+    bits = seat_bits(g)
+    everyone = (1 << len(bits)) - 1
+    mask = bits.get(reader, everyone) if reader is not None else everyone
+    if kind == MOVE:
+        text = _word_move(g, entry, mask)
+    elif kind == COUNT:
+        viewers = [reader] if reader in bits else g.state["players"]
+        text = change_line(g, entry[2], entry[3], entry[4], viewers)
+    else:
+        text = "Chosen together: " + ", ".join(
+            f"{seat} {label if mask & seen == mask else HIDDEN_CARD}" for seat, label, seen in entry[2])
+    return SETUP + text if entry[1] else text
+
+
+def _word_move(g, entry, mask) -> str:
+    _, setup, actor, verb, source, target, cards, seen = entry
+    names = [g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD for card, sight in zip(cards, seen)]
+    where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
+    if setup == 2:
+        shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
+        return f"{shown} {SETUP_WORDS.get(verb, verb)} {where}"
+    return f"{actor} {verb} {', '.join(names)} {where}"
+
+
+def worded(g, entry: list) -> list:
+    """The entry as it was kept before moves were worded on reading: `[public]`, or `[public, {seat:
+    own}]` for the seats that read it otherwise. The state's hash is taken over this form, so a game's
+    fingerprint (and every log file's `final_hash`) does not depend on how the log is kept."""
+    if len(entry) <= 2:
+        return entry
+    public = word(g, entry, None)
+    own = {p: text for p in g.state["players"] if (text := word(g, entry, p)) != public}
+    return [public, own] if own else [public]
+
+
+def lines_for(g, reader) -> list[str]:
+    """Every line of the log as `reader` reads it. Worded lines are kept per reader on the game and only
+    the new entries are worded: the log only grows, except when an undone action cuts it back (a new
+    list), which starts the wording again."""
+    log = g.state["log"]
+    cache = g.__dict__.get("_log_lines")
+    if cache is None or cache[0] is not log:
+        cache = g.__dict__["_log_lines"] = (log, {})
+    lines, upto = cache[1].get(reader, ((), None))
+    done = len(lines)
+    if done > len(log) or (done and log[done - 1] is not upto):      # cut back or changed in place
+        lines, done = [], 0
+    if done < len(log):
+        lines = list(lines) + [word(g, entry, reader) for entry in log[done:]]
+        cache[1][reader] = (lines, log[-1])
+    return list(lines)

@@ -1,0 +1,270 @@
+"""The turn menu at a fraction of its former cost (issue 16), offering exactly the same actions.
+
+An `available:` of the shape "there is some X" (`count(X) > 0`, `count(X) >= 1`, `count(X) = 0` ...) stops
+at the first X that qualifies, also through a pack function whose body is a `where`; everything else is
+evaluated as before. The menu and `refusal()`'s tuples stay the same: checked on a small pack written
+here (hypothesis varies where its cards lie) and at every menu of seeded Cro-Magnon games.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import MINIMAL_RULES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.runtime import driver, functions
+from engine.runtime.game import Ctx, Game
+from engine.runtime.rules import load
+
+_PACK = """kind: pack
+id: menus
+name: Menus
+version: 1.0.0
+players: {min: 2, max: 2}
+"""
+_TOOLS = 6
+_ROCKS = 4
+_RULES = MINIMAL_RULES + f"""---
+kind: zone
+id: pile
+name: Pile
+type: pile
+---
+kind: end
+id: goal
+name: Goal
+trigger: me.vp >= 30
+then: immediate
+result: most
+counter: vp
+---
+kind: end
+id: tools_out
+name: Tools out
+trigger: count(pile where has(card, tool)) >= 1 and me.vp >= 50
+then: immediate
+result: most
+counter: vp
+---
+kind: card
+id: axe
+name: Axe
+type: technology
+deck: deck
+copies: {_TOOLS}
+tags: [tool]
+---
+kind: card
+id: rock
+name: Rock
+type: resource
+deck: deck
+copies: {_ROCKS}
+---
+kind: function
+id: tools_in
+params: [place]
+body: place where has(card, tool)
+---
+kind: function
+id: tools_of_pile
+params: []
+body: tools_in(pile)
+---
+kind: action
+id: some_tool
+name: Some tool
+available: count(pile where has(card, tool)) > 0
+effect: gain 1 vp
+---
+kind: action
+id: some_tool_called
+name: Some tool, through a function
+available: 0 < count(tools_of_pile())
+effect: gain 1 vp
+---
+kind: action
+id: no_tool
+name: No tool
+available: count(tools_in(pile)) = 0
+effect: gain 1 vp
+---
+kind: action
+id: tool_and_card
+name: A tool and a card in hand
+available: count(pile where has(card, tool)) >= 1 and count(hand(me)) != 0
+effect: gain 1 vp
+---
+kind: action
+id: at_most_zero
+name: Not one rock
+available: count(pile where not has(card, tool)) <= 0 or count(pile where has(card, tool)) < 1
+effect: gain 1 vp
+---
+kind: action
+id: many_tools
+name: Many tools
+available: count(pile where has(card, tool)) > 2
+effect: gain 1 vp
+"""
+_CHECKED = ("some_tool", "some_tool_called", "no_tool", "tool_and_card", "at_most_zero", "many_tools")
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory):
+    """The small pack, loaded with `has` counting its calls: how many cards a menu examines."""
+    calls = []
+    plain = functions.BUILTINS["has"]
+
+    def has(c, card, tag):
+        calls.append(card)
+        return plain(c, card, tag)
+    root = tmp_path_factory.mktemp("menus") / "demo"
+    root.mkdir()
+    (root / "pack.yaml").write_text(_PACK, encoding="utf-8")
+    (root / "rules.yaml").write_text(_RULES, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(functions.BUILTINS, "has", has)
+        rules = load(root)
+        Game.new(rules, 2, 0)
+        for action in _CHECKED:          # everything the menu uses is compiled while `has` counts
+            driver.refusal(Game.new(rules, 2, 0), action, "P1")
+    return rules, calls
+
+
+def _with_pile(rules, tools: int, rocks: int, order_seed: int = 0, in_hand: int = 0) -> Game:
+    g = Game.new(rules, 2, 0)
+    cards = {"axe": [], "rock": []}
+    for number, def_id in enumerate(rules.instances):
+        cards[def_id].append(number)
+    chosen = cards["axe"][:tools] + cards["rock"][:rocks]
+    random.Random(order_seed).shuffle(chosen)
+    for card in chosen:
+        g.move(card, "pile")
+    for card in cards["rock"][rocks:rocks + in_hand]:
+        g.move(card, "hand:P1")
+    return g
+
+
+def _as_written(g, action_id, me) -> bool:
+    """The action's `available` text evaluated the way every other condition is (rules.code)."""
+    return bool(g.rules.code[f"action/{action_id}/available"](Ctx(g, {}, me, None)))
+
+
+@pytest.mark.parametrize("action", ["some_tool", "some_tool_called"])
+def test_there_is_some_card_stops_at_the_first_card_that_qualifies(counted, action):
+    rules, calls = counted
+    g = _with_pile(rules, tools=_TOOLS, rocks=0)
+    calls.clear()
+    assert driver.refusal(g, action, "P1") is None
+    assert len(calls) == 1, f"the menu examined {len(calls)} cards to find one tool"
+    calls.clear()
+    assert _as_written(g, action, "P1")
+    assert len(calls) == _TOOLS          # the full list, as any other expression builds it
+
+
+def test_there_is_no_card_also_stops_at_the_first_card_that_qualifies(counted):
+    rules, calls = counted
+    g = _with_pile(rules, tools=_TOOLS, rocks=0)
+    calls.clear()
+    assert driver.refusal(g, "no_tool", "P1") == ("available",)
+    assert len(calls) == 1
+
+
+def test_an_end_trigger_asking_is_there_some_card_stops_at_the_first(counted):
+    rules, calls = counted
+    g = _with_pile(rules, tools=_TOOLS, rocks=0)
+    rule = next(r for r in rules.ends if r["id"] == "tools_out")
+    calls.clear()
+    assert not driver.triggered(g, rule, "P1")
+    assert len(calls) == 1
+
+
+def test_a_count_compared_with_more_than_zero_still_counts_every_card(counted):
+    rules, calls = counted
+    g = _with_pile(rules, tools=_TOOLS, rocks=0)
+    calls.clear()
+    assert driver.refusal(g, "many_tools", "P1") is None
+    assert len(calls) == _TOOLS
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tools=st.integers(0, _TOOLS), rocks=st.integers(0, _ROCKS), order=st.integers(0, 3),
+       in_hand=st.integers(0, 1))
+def test_the_short_cut_menu_says_what_the_conditions_say(counted, tools, rocks, order, in_hand):
+    rules, _calls = counted
+    g = _with_pile(rules, tools, rocks, order, in_hand if rocks < _ROCKS else 0)
+    for action in _CHECKED:
+        refused = driver.refusal(g, action, "P1")
+        assert (refused is None) == _as_written(g, action, "P1"), action
+        assert refused in (None, ("available",))
+
+
+def _reference_refusal(g, action_id, me):
+    """The menu's checks exactly as they were before issue 16, from the pack documents and rules.code."""
+    action = g.rules.actions[action_id]
+    if action.get("subroutine") or not action.get("effect"):
+        return ("hidden",)
+    state, turn = g.state, g.state["turn"]
+    if action.get("whole_turn") and turn["acted"]:
+        return ("whole_turn",)
+    limit = action.get("limit", "unlimited")
+    if limit == "once_per_turn" and turn["used"].get(action_id):
+        return ("limit", limit)
+    if limit == "once_per_game" and state["used"][me].get(action_id):
+        return ("limit", limit)
+    for counter, amount in (action.get("cost") or {}).items():
+        have = g.counter(me, counter)
+        if have < amount:
+            return ("cost", counter, amount, have)
+    key = f"action/{action_id}/available"
+    if key in g.rules.code and not g.rules.code[key](Ctx(g, {}, me, None)):
+        return ("available",)
+    return None
+
+
+@pytest.mark.parametrize("players,seed", [(4, 0), (2, 1)])
+def test_every_cromagnon_menu_refuses_exactly_as_before(players, seed):
+    from scenario import ruleset
+    rules = ruleset("cro-magnon")
+    g = Game.new(rules, players, seed)
+    rnd = random.Random(seed)
+    menus = 0
+    while not g.over:
+        decision = g.decision
+        if decision.kind == "action" and g.state["attempt"] is None:
+            me = g.state["turn"]["player"]
+            g.held_memo = {}
+            for action in rules.actions:
+                assert driver.refusal(g, action, me) == _reference_refusal(g, action, me), action
+            menus += 1
+        if decision.is_chance:
+            g.apply_chance()
+        else:
+            g.apply(rnd.choice(g.legal(decision.players[0])), decision.players[0])
+    assert menus > 20
+
+
+def _cost_payable_as_before(items, counts, joker=None, n=0) -> bool:
+    """verbs.cost_payable as it was before issue 16: the oracle for the one-pass version."""
+    need: dict = {}
+    for item in items:
+        need[item] = need.get(item, 0) + 1
+    short = sum(max(0, k - counts.get(d, 0)) for d, k in need.items() if d != joker)
+    if not joker or not n:
+        return short == 0
+    spare = counts.get(joker, 0) - need.get(joker, 0)
+    return spare >= 0 and short * n <= spare
+
+
+_IDS = st.sampled_from(["a", "b", "c", "j"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=st.lists(_IDS, max_size=6), counts=st.dictionaries(_IDS, st.integers(0, 4)),
+       joker=st.sampled_from([None, "j", "a"]), n=st.integers(0, 3))
+def test_the_one_pass_cost_check_agrees_with_the_old_one(items, counts, joker, n):
+    from engine.runtime.verbs import cost_payable
+    assert cost_payable(items, counts, joker, n) == _cost_payable_as_before(items, counts, joker, n)

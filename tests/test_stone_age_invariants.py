@@ -1,0 +1,116 @@
+"""The invariants of issue 14's "Done when", as tests/invariants.py and tests/pack_invariants.py check them
+after every decision (in the game tests and in tools/soak.py): each check is shown to catch what it is for —
+a score changed outside the rules (generic: any pack), a card moved outside the rules, a figure lost, a
+resource area over its players' limit (but not where the mammoth stands), food below 0 — and the soak runs
+them."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from invariants import Watch
+
+from engine.runtime import session
+from engine.runtime.game import Game
+from engine.runtime.rules import load
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def packs():
+    return {name: load(REPO / "content" / name) for name in ("stone-age", "stone-age-mammoth-herd", "cro-magnon")}
+
+
+def _played(rules, players=2, steps=60, seed=4):
+    game = Game.new(rules, players, seed)
+    watch = Watch(game)
+    session.play_randomly(game, random.Random(seed), after=watch, limit=steps)
+    assert not game.over
+    return game, watch
+
+
+@pytest.mark.parametrize("pack", ["stone-age", "stone-age-mammoth-herd", "cro-magnon"])
+def test_a_forged_score_change_is_caught_at_the_next_decision(packs, pack):
+    """Scores change only by the rules (any pack): 3 points written into the state by hand, between two
+    decisions, are within every bound the counter has; the Watch still names the score and the decision."""
+    game, watch = _played(packs[pack])
+    game.state["counters"]["P1"]["vp"] += 3
+    with pytest.raises(AssertionError, match=r"P1's vp is -?\d+ after decision \d+, but the rules make it -?\d+: it "
+                                             r"changed outside the rules"):
+        watch(game)
+
+
+def test_a_forged_change_is_caught_even_when_the_game_goes_on(packs):
+    """The forged points are caught after the next decision too: the rules never make them up."""
+    game, watch = _played(packs["stone-age"])
+    game.state["counters"]["P2"]["vp"] -= 10
+    decision = game.decision
+    if decision.is_chance:
+        game.apply_chance()
+    else:
+        game.apply(game.legal(decision.players[0])[0], decision.players[0])
+    with pytest.raises(AssertionError, match="P2's vp .* changed outside the rules"):
+        watch(game)
+
+
+def test_a_card_moved_outside_the_rules_is_caught(packs):
+    game, watch = _played(packs["stone-age"])
+    card = game.state["zones"]["civ_deck"][0]
+    game.move(card, "civ_cards:P1")
+    with pytest.raises(AssertionError, match="where the rules did not put them"):
+        watch(game)
+
+
+def test_a_lost_figure_is_caught(packs):
+    """Every figure in one place of its player ("Player": 10 figures each)."""
+    game, watch = _played(packs["stone-age-mammoth-herd"])
+    game.move(game.state["zones"]["figure_box:P1"][0], "_removed")
+    with pytest.raises(AssertionError, match="P1 has 9 figures"):
+        watch(game)
+
+
+def _three_colours_on(game, area):
+    for player in game.state["players"]:
+        box = game.state["zones"][f"figure_box:{player}"]
+        game.move(box[0], f"{area}:{player}")
+
+
+@pytest.mark.parametrize("pack", ["stone-age", "stone-age-mammoth-herd"])
+def test_a_resource_area_over_the_players_limit_is_caught(packs, pack):
+    """"Capacities": with 3 players at most 2 colours on a resource area."""
+    game, watch = _played(packs[pack], players=3)
+    area = next(a for n, a in enumerate(game.params["resource_areas"], 1)
+                if n != game.state["counters"]["table"].get("mammoth_area", 0))
+    _three_colours_on(game, area)
+    with pytest.raises(AssertionError, match=f"3 colours on {area}"):
+        watch.pack_checks[0](game)
+
+
+def test_where_the_mammoth_stands_the_players_limit_is_lifted(packs):
+    """The Mammoth Herd, "Changes for 2-3 Players": every player may place where the token stands."""
+    game, watch = _played(packs["stone-age-mammoth-herd"], players=3)
+    game.state["counters"]["table"]["mammoth_area"] = 2
+    _three_colours_on(game, game.params["resource_areas"][1])
+    watch.pack_checks[0](game)          # no complaint
+
+
+def test_food_below_zero_is_caught(packs):
+    game, watch = _played(packs["stone-age"])
+    game.state["counters"]["P1"]["food"] = -1
+    with pytest.raises(AssertionError, match="food is -1, below its minimum"):
+        watch(game)
+
+
+@pytest.mark.slow
+def test_the_soak_checks_them_after_every_decision():
+    """tools/soak.py plays with the same Watch: a few games of each pack end without error."""
+    for pack in ("stone-age", "stone-age-mammoth-herd"):
+        done = subprocess.run([sys.executable, "tools/soak.py", pack, "-n", "1", "--players", "2", "--jobs", "1"],
+                              capture_output=True, text=True, timeout=600, cwd=REPO)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "2 players: 1 of 1 games ended without error" in done.stdout
+        assert "invariants checked after each" in done.stdout
