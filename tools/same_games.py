@@ -7,7 +7,7 @@ shipped pack and player count, the decisions made (their hash), the result and t
 
 A speed change must keep every game (issue 16). A change of the log's wording alone changes the state hash
 but not the decisions or the result: `--check` reports those apart, so they can be re-recorded once, on
-purpose, in one commit."""
+purpose, in one commit (`--record FILE --only TEXT` re-records only those games of FILE)."""
 from __future__ import annotations
 
 import argparse
@@ -70,9 +70,11 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default="", help="only games whose name contains this text")
     args = parser.parse_args(argv)
     if args.record:
+        target = Path(args.record)
+        kept = json.loads(target.read_text()) if args.only and target.exists() else {}   # --only: update those
         records = {name: _record(play(rules, players, seed, agent))
                    for name, rules, players, seed, agent in games() if args.only in name}
-        Path(args.record).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+        target.write_text(json.dumps(kept | records, indent=1, sort_keys=True) + "\n")
         print(f"{len(records)} games recorded in {args.record}")
         return 0
     expected = json.loads(Path(args.check).read_text())
