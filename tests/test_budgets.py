@@ -16,7 +16,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import write_tree
+from conftest import one_action_rules, tiny_manifest, write_tree
 from engine.cli import main
 from engine.runtime import agents, sim
 from engine.runtime import budget
@@ -33,38 +33,12 @@ except ImportError:  # pragma: no cover -- not on POSIX
 SECONDS = 20            # generous for 2 slow cores: each case stops in well under 2 s
 MEMORY = 2 << 30        # bytes of address space for the child
 
-PACK = """kind: pack
-id: budget
-name: Budget
-version: 1.0.0
-players: {min: 1, max: 2}
-"""
-RULES = """kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= %s
-then: immediate
-result: most
-counter: vp
----
-kind: action
-id: act
-name: Act
-%s
-effect: |
-%s
-"""
+PACK = tiny_manifest("budget")
 
 
 def pack(tmp_path, effect: str, *, goal: int = 3, action: str = "limit: once_per_turn", extra: str = ""):
     """A one-action pack (`act` does `effect`); `extra` adds documents. Returns (rules, the rules file)."""
-    body = "\n".join("  " + line for line in effect.splitlines())
-    text = RULES % (goal, action, body) + (f"---\n{extra}" if extra else "")
+    text = one_action_rules(effect, goal=goal, action=action, extra=extra)
     root = write_tree(tmp_path / "budget", {"pack.yaml": PACK, "rules.yaml": text})
     return load(root), root / "rules.yaml"
 
@@ -323,7 +297,7 @@ def test_a_parameter_that_is_not_a_number_is_a_located_content_error_in_sim_and_
                                                                                       capsys):
     """Lint refuses `default: lots`; a pack loaded without lint (or an older lint) must still fail clearly."""
     manifest = PACK + "parameters:\n  target: {default: 3}\n"
-    text = RULES % ("target", "limit: once_per_turn", "  gain 1 vp")
+    text = one_action_rules("gain 1 vp", goal="target", action="limit: once_per_turn")
     root = write_tree(tmp_path / "budget", {"pack.yaml": manifest, "rules.yaml": text})
     import engine.runtime.rules as rules_module
     real_load = rules_module.load

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import write_tree
+from conftest import one_action_rules, tiny_manifest, write_tree
 from engine.runtime import lowering
 from engine.runtime.budget import STEP_BUDGET
 from engine.runtime.compiler import compile_text
@@ -25,39 +25,12 @@ from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
-PACK = """kind: pack
-id: lowered
-name: Lowered
-version: 1.0.0
-players: {min: 1, max: 2}
-"""
-RULES = """kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 40
-then: immediate
-result: most
-counter: vp
----
-kind: action
-id: act
-name: Act
-limit: once_per_turn
-effect: |
-%s
-"""
 KEY = "action/act/effect"
 
 
 def make_rules(tmp_path, effect: str, extra: str = ""):
-    body = "\n".join("  " + line for line in effect.splitlines())
-    text = RULES % body + (f"---\n{extra}" if extra else "")
-    root = write_tree(tmp_path / "lowered", {"pack.yaml": PACK, "rules.yaml": text})
+    text = one_action_rules(effect, goal=40, action="limit: once_per_turn", extra=extra)
+    root = write_tree(tmp_path / "lowered", {"pack.yaml": tiny_manifest("lowered"), "rules.yaml": text})
     return load(root), root / "rules.yaml"
 
 

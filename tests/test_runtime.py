@@ -16,6 +16,7 @@ from engine.runtime.game import Game, GameError
 from engine.runtime.rules import load
 
 import invariants
+from conftest import one_action_rules, tiny_manifest
 from scenario import ROOT, ruleset
 
 GAMES_PER_COUNT = 12   # tools/soak.py plays 2,000 per player count; its figures are in the release notes
@@ -184,37 +185,9 @@ def test_answers_that_are_not_legal_are_refused():
 
 
 # ---------------------------------------------------------------- runaway content
-_PACK = """kind: pack
-id: tiny
-name: Tiny
-version: 1.0.0
-players: {min: 1, max: 2}
-"""
-_RULES = """kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 3
-then: immediate
-result: most
-counter: vp
----
-kind: action
-id: act
-name: Act
-effect: |
-%s
-"""
-
-
 def _tiny(make_pack, effect):
     """A one-action pack whose action does `effect` (conftest's `make_pack` writes it)."""
-    body = "\n".join("  " + line for line in effect.splitlines())
-    return load(make_pack({"rules.yaml": _RULES % body}, manifest=_PACK))
+    return load(make_pack({"rules.yaml": one_action_rules(effect)}, manifest=tiny_manifest()))
 
 
 def _act(game, player="P1"):

@@ -14,6 +14,7 @@ from engine.runtime import functions, places
 from engine.runtime.game import Ctx, Game
 from engine.runtime.rules import load
 
+from conftest import one_action_rules, tiny_manifest
 from scenario import ruleset
 
 PACKS = ["cro-magnon", "neolithibum", "stone-age"]
@@ -142,13 +143,7 @@ def test_every_read_of_the_table_answers_as_the_documents_do_in_every_seating_cl
 
 
 # ---------------------------------------------------------------- a zone's own list, read but never kept
-_PACK = """kind: pack
-id: tiny
-name: Tiny
-version: 1.0.0
-players: {min: 1, max: 2}
-"""
-_RULES = """kind: zone
+_THINGS = """kind: zone
 id: pile
 name: Pile
 type: deck
@@ -167,31 +162,12 @@ deck: pile
 copies: 3
 effect: |  # knap: ignore[D008] -- the card is only counted
   gain 1 vp
----
-kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 100
-then: immediate
-result: most
-counter: vp
----
-kind: action
-id: act
-name: Act
-effect: |
-%s
 """
 
 
 def _acted(make_pack, effect):
-    body = "\n".join("  " + line for line in effect.splitlines())
-    rules = load(make_pack({"rules.yaml": _RULES % body}, manifest=_PACK))
+    rules = load(make_pack({"rules.yaml": one_action_rules(effect, goal=100, before=_THINGS)},
+                           manifest=tiny_manifest()))
     game = Game.new(rules, 1, 0)
     game.apply(game.decision.options.index("act"), "P1")
     return game
