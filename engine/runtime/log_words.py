@@ -18,6 +18,7 @@ Entries of `state["log"]` (all plain lists):
 from __future__ import annotations
 
 from .counter_visibility import change_line
+from .layout import OWNER, PUBLIC, TOP, sight_of
 
 MOVE, COUNT, TOGETHER = "move", "count", "together"
 SETUP = "Setup: "
@@ -37,8 +38,9 @@ def seat_bits(g) -> dict:
 
 
 def _zone_sight(g, zone: str):
-    """Who sees any card of `zone` by the zone alone: a mask, or None for a `top` zone (only its top
-    card is seen, by everyone). The same rules as `Table.can_see`, once per zone and game."""
+    """Who sees any card of `zone` by the zone alone, as a mask of seats, or None for a `top` zone (only its
+    top card is seen, by everyone): the layout's rule for the zone (layout.sight_of, what `Table.can_see`
+    reads), turned into a mask once per zone and game."""
     cache = g.__dict__.get("_zone_sight")
     if cache is None:
         cache = g.__dict__["_zone_sight"] = {}
@@ -46,21 +48,15 @@ def _zone_sight(g, zone: str):
     if sight != -1:
         return sight
     bits = seat_bits(g)
-    everyone = (1 << len(bits)) - 1
-    if zone.startswith("_drawn:"):
-        sight = bits.get(zone[len("_drawn:"):], 0)
-    elif zone.startswith("_"):
-        sight = everyone
+    rule, owner = g._sight.get(zone) or sight_of(g.rules, zone)
+    if rule == PUBLIC:
+        sight = (1 << len(bits)) - 1
+    elif rule == OWNER:
+        sight = bits.get(owner, 0) if owner is not None else 0
+    elif rule == TOP:
+        sight = None
     else:
-        visibility = g.zone_def(zone).get("visibility", "public")
-        if visibility == "public":
-            sight = everyone
-        elif visibility == "owner":
-            sight = bits.get(zone.rsplit(":", 1)[1], 0) if ":" in zone else 0
-        elif visibility == "top":
-            sight = None
-        else:
-            sight = 0
+        sight = 0
     cache[zone] = sight
     return sight
 
