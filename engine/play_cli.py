@@ -99,7 +99,7 @@ def _load_pack(name: str):
         from . import report
         lines = exc.positions.source_lines if exc.positions is not None else (lambda _p: [])
         print(report.text(exc.diagnostics, lines), file=sys.stderr)
-        print(f"knap: the pack `{name}` has errors; fix them (see `knap lint {name}`) before playing",
+        print(f"knap: {exc.code} the pack `{name}` has errors; fix them (see `knap lint {name}`) before playing",
               file=sys.stderr)
         raise SystemExit(1)     # a content error, not a usage error (cli.main turns this into the exit code)
 
@@ -135,7 +135,7 @@ def play(args) -> int:
     if isinstance(table, int):
         return table
     rules, game = table.rules, table.game
-    seed, answered = game.state["seed"], len(game.state["history"])
+    seed, answered = game.seed, len(game.history)
     seats = [HumanAgent(console) if name == session.HUMAN else agents.make(name, _bot_seed(seed, seat, answered))
              for seat, name in enumerate(table.seats, 1)]
     humans = [seat for seat, name in enumerate(table.seats, 1) if name == session.HUMAN]
@@ -161,18 +161,20 @@ def play(args) -> int:
         if not _write_game_log(game, table.log_path, table.seats):
             return EXIT_FINDINGS
         log_name = plain(str(table.log_path))
-        print(f"knap: the game stalled (seed {seed}): {plain(str(exc))}; its log is in {log_name} "
+        print(f"knap: the game stalled (seed {seed}): {exc.code} {plain(str(exc))}; its log is in {log_name} "
               f"(`knap replay {log_name} --show`)", file=sys.stderr)
+        _hint(exc)
         return EXIT_FINDINGS
     except (ContentError, GameError) as exc:      # the log replays the game up to the failure, and fails there
         print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        _hint(exc)
         if _write_game_log(game, table.log_path, table.seats):
             log_name = plain(str(table.log_path))
             print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` shows what happened)",
                   file=sys.stderr)
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6, spectator=watcher is None)
-    result = game.state["result"]
+    result = game.result
     scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
     console.print(f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
                   f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else ""))
@@ -227,6 +229,7 @@ def _new_table(args, console):
         game = Game.new(rules, players, seed, max_answers_per_turn=args.max_answers_per_turn)
     except (ContentError, GameError) as exc:
         print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        _hint(exc)
         return EXIT_FINDINGS
     return _Table(rules, game, seats, args.oracle, log_path, session.save_path_for(log_path))
 
@@ -259,9 +262,9 @@ def _resumed_table(args, console):
         return opened
     rules, game = opened
     game.max_answers_per_turn = data.get("max_answers_per_turn")
-    turn = game.state["turn"]
-    console.print(f"Resuming the game saved in {name}: seed {game.state['seed']}, turn {turn['number']}, "
-                  f"{len(game.state['history'])} answers in")
+    turn = game.turn
+    console.print(f"Resuming the game saved in {name}: seed {game.seed}, turn {turn['number']}, "
+                  f"{len(game.history)} answers in")
     log_path = Path(args.log) if args.log else session.log_path_for(args.resume)
     return _Table(rules, game, list(data["seats"]), data["oracle"], log_path, args.resume)
 
@@ -286,7 +289,7 @@ def _save_and_leave(game, table, console) -> int:
     command = f"knap play --resume {shlex.quote(str(table.save_path))}"
     if not _pack_found_from(table.save_path, table.rules):
         command += f" {shlex.quote(str(table.rules.root))}"
-    console.print(f"\nGame saved to {plain(str(table.save_path))} (turn {game.state['turn']['number']}).",
+    console.print(f"\nGame saved to {plain(str(table.save_path))} (turn {game.turn_number}).",
                   markup=False, highlight=False)
     console.print(f"Resume it with: {plain(command)}", markup=False, highlight=False, soft_wrap=True)
     return EXIT_CLEAN
@@ -483,6 +486,7 @@ def print_comparison(comparison, labels, console):
     from rich import box
     from rich.table import Table
 
+    from .runtime.error_codes import coded
     from .safe_text import markup
 
     diff = comparison["differences"]
@@ -546,8 +550,9 @@ def print_comparison(comparison, labels, console):
                           f"limit, or in a turn that never ended); seeds: "
                           f"{', '.join(map(str, summary['stalled']['seeds']))}[/yellow]")
         for sample in summary.get("stall_samples", []):
-            console.print(f"[yellow]{side.upper()}, seed {sample['seed']}: {markup(sample['why'])}[/yellow]",
-                          soft_wrap=True)
+            console.print(f"[yellow]{side.upper()}, seed {sample['seed']}: "
+                          f"{markup(coded(sample.get('code'), sample['why']))}[/yellow]", soft_wrap=True)
+    _sample_hints([comparison["a"], comparison["b"]], console)
 
 
 def _figure(value) -> str:
@@ -607,6 +612,7 @@ def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> l
 def print_summary(summary, console):
     from rich.table import Table
 
+    from .runtime.error_codes import coded
     from .safe_text import markup
 
     console.print(f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
@@ -644,9 +650,22 @@ def print_summary(summary, console):
                       f"ended (a content bug: see docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}"
                       "[/yellow]")
     for sample in summary.get("stall_samples", []):
-        console.print(f"[yellow]seed {sample['seed']}: {markup(sample['why'])}[/yellow]", soft_wrap=True)
+        console.print(f"[yellow]seed {sample['seed']}: {markup(coded(sample.get('code'), sample['why']))}[/yellow]",
+                      soft_wrap=True)
     for sample in summary["error_samples"]:
         console.print(f"[red]seed {sample['seed']}: {markup(sample['error'])}[/red]", soft_wrap=True)  # one line
+    _sample_hints([summary], console)
+
+
+def _sample_hints(summaries, console) -> None:
+    """Under the sampled stalls and errors of a summary, the hint of each runtime error code among them, once."""
+    from .runtime.error_codes import hint_for
+    from .safe_text import markup
+    codes = dict.fromkeys(sample.get("code") for summary in summaries
+                          for sample in [*summary.get("stall_samples", []), *summary["error_samples"]])
+    for code in codes:
+        if code and hint_for(code):
+            console.print(f"[dim]      = hint ({code}): {markup(hint_for(code))}[/dim]", soft_wrap=True)
 
 
 def replay(args) -> int:
@@ -675,8 +694,9 @@ def replay(args) -> int:
         return _check_session(name, data, args.pack)
     kind = persist.kind_of(data)
     if kind is None:
-        print(f"knap: {name}: this is not a Knapper game log (nor a saved game): it has no "
+        print(f"knap: {name}: X402 this is not a Knapper game log (nor a saved game): it has no "
               f"`\"format\": \"{session.LOG_FORMAT}\"`", file=sys.stderr)
+        _hint("X402")
         return EXIT_FINDINGS
     try:
         (persist.check_log if kind == "log" else persist.check_save_schema)(data)
@@ -695,6 +715,7 @@ def replay(args) -> int:
         return _bad_record(name, exc)
     except (GameError, ContentError) as exc:
         print(f"knap: {name}: the log does not replay: {plain(rules.describe(exc))}", file=sys.stderr)
+        _hint(exc)
         return EXIT_FINDINGS
     game, failure = replayed.game, replayed.failure
     if args.show and game is not None:
@@ -703,14 +724,16 @@ def replay(args) -> int:
     if isinstance(failure, persist.RecordError):      # an answer the game refuses: the log is wrong
         return _bad_record(name, failure)
     if failure is not None:                           # the game itself failed there, as it did when played
-        where = "during setup" if game is None else f"at decision {len(game.state['history'])}"
+        where = "during setup" if game is None else f"at decision {len(game.history)}"
         print(f"knap: {name}: the log does not replay: the game fails {where}: {plain(rules.describe(failure))}",
               file=sys.stderr)
+        _hint(failure)
         return EXIT_FINDINGS
     actual = game.state_hash()
     if actual != data["final_hash"]:
-        print(f"knap: {name}: the replayed game differs from the log: final state {actual[:16]}…, "
+        print(f"knap: {name}: X406 the replayed game differs from the log: final state {actual[:16]}…, "
               f"the log says {data['final_hash'][:16]}…", file=sys.stderr)
+        _hint("X406")
         return EXIT_FINDINGS
     if not game.over:
         print(plain(_unfinished(game, replayed.answers_in_turn)))
@@ -720,7 +743,7 @@ def replay(args) -> int:
 
 def _unfinished(game, answers_in_turn: int) -> str:
     """Where the log of a game that did not end stops (a stalled game, a game left before its end)."""
-    turn = game.state["turn"]
+    turn = game.turn
     when = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
     decision = game.decision
     waiting = f", with {', '.join(decision.players)} to answer: {decision.prompt}" if decision is not None else ""
@@ -754,23 +777,36 @@ def _found_by_id(pack_id: str) -> Path | None:
 
 
 def _bad_record(name: str, exc) -> int:
-    """One line for a log or save that cannot be used: `FILE:LINE:COL: ...` or `FILE: /pointer: ...`."""
+    """One line for a log or save that cannot be used, `FILE:LINE:COL: CODE ...` or `FILE: /pointer: CODE
+    ...`, and the code's hint."""
+    from .runtime.error_codes import coded
     from .safe_text import plain
     where = f"{name}:{exc.where}" if exc.line else f"{name}: {exc.where}" if exc.where else name
-    print(f"knap: {where}: {plain(exc.message)}", file=sys.stderr)
+    print(f"knap: {where}: {coded(exc.code, plain(exc.message))}", file=sys.stderr)
+    _hint(exc)
     return EXIT_FINDINGS
+
+
+def _hint(error) -> None:
+    """The hint of a runtime error (or of a code) on the line under it, as `knap lint` prints hints."""
+    from .runtime.error_codes import hint_for
+    hint = hint_for(error if isinstance(error, str) else getattr(error, "code", "") or "")
+    if hint:
+        print(f"      = hint: {hint}", file=sys.stderr)
 
 
 def _check_save(name: str, rules, state) -> int:
     from .runtime import persist
     from .runtime.errors import ContentError
+    from .runtime.game import Game
     from .safe_text import plain
     try:
-        game = persist.load_game(rules, state, schema_checked=True)
+        game = Game.from_save(rules, state, schema_checked=True)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except ContentError as exc:
         print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        _hint(exc)
         return EXIT_FINDINGS
     print(_loaded(name, rules, game))
     return EXIT_CLEAN
@@ -797,6 +833,7 @@ def _open_session(name: str, data, pack_given, option: str = "--pack"):
         return _bad_record(name, exc)
     except ContentError as exc:
         print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
+        _hint(exc)
         return EXIT_FINDINGS
 
 
@@ -811,11 +848,11 @@ def _check_session(name: str, data, pack_given) -> int:
 
 
 def _loaded(name: str, rules, game) -> str:
-    turn = game.state["turn"]
+    turn = game.turn
     if game.over:
         what = "the game is over"
     else:
         decision = game.decision
         what = f"{', '.join(decision.players)} to answer ({decision.kind})"
-    return (f"{name}: a saved game of `{rules.pack_id}`, {len(game.state['players'])} players, turn {turn['number']}, "
-            f"{len(game.state['history'])} answers in; it loads: {what} ({game.state_hash()[:16]}…)")
+    return (f"{name}: a saved game of `{rules.pack_id}`, {len(game.players)} players, turn {turn['number']}, "
+            f"{len(game.history)} answers in; it loads: {what} ({game.state_hash()[:16]}…)")

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 from engine import atomic
 from engine.cli import main
 from engine.runtime import persist, session
+from engine.runtime.error_codes import ERROR_CODES
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError
 from engine.runtime.rules import load
@@ -33,8 +34,8 @@ def _expected():
     cases = []
     for line in (CORPUS / "expected.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            name, fragment = line.split("  ", 1)
-            cases.append(pytest.param(name, fragment, id=name))
+            name, error_code, fragment = line.split("  ", 2)
+            cases.append(pytest.param(name, error_code, fragment, id=name))
     return cases
 
 
@@ -45,10 +46,11 @@ def _run(capsys, *args):
 
 
 def _clean_failure(code, err, exit_code=1):
+    """The one line that says what is wrong (a runtime error's hint may follow it, on its own line)."""
     assert code == exit_code, err
     assert "Traceback" not in err and "internal error" not in err, err
     lines = err.strip().splitlines()
-    assert len(lines) == 1, err
+    assert len(lines) == 1 or len(lines) == 2 and lines[1].startswith("      = hint: "), err
     assert "\x1b" not in err, err
     return lines[0]
 
@@ -62,12 +64,14 @@ def test_the_corpus_is_big_and_each_case_has_a_file():
         assert (CORPUS / case.values[0]).is_file(), case.values[0]
 
 
-@pytest.mark.parametrize("name,fragment", _expected())
-def test_a_bad_log_or_save_is_one_clear_line_and_exit_1(capsys, name, fragment):
+@pytest.mark.parametrize("name,error_code,fragment", _expected())
+def test_a_bad_log_or_save_is_one_clear_line_and_exit_1(capsys, name, error_code, fragment):
     code, out, err = _run(capsys, "replay", CORPUS / name, "--pack", TOY)
     line = _clean_failure(code, err)
     assert line.startswith(f"knap: {CORPUS / name}"), line     # the file comes first
-    assert fragment in line, line
+    assert f": {error_code} " in line, line                     # which error: its code
+    assert fragment in line.replace(f"{error_code} ", "", 1), line     # where, and the words a person reads
+    assert err.strip().splitlines()[1] == f"      = hint: {ERROR_CODES[error_code].hint}", err
 
 
 def test_the_corpus_bases_are_good(capsys, tmp_path):
@@ -104,8 +108,9 @@ def test_nesting_100000_deep_is_a_clear_error(capsys, tmp_path):
     deep.write_text("[" * 100_000 + "]" * 100_000)
     code, _, err = _run(capsys, "replay", deep)
     assert "nests too deeply" in _clean_failure(code, err)
-    with pytest.raises(persist.SaveError, match="nests too deeply"):
+    with pytest.raises(persist.SaveError) as caught:
         Game.load(load(TOY), '{"a":' * 100_000 + "1" + "}" * 100_000)
+    assert caught.value.code == "X401"
 
 
 # ------------------------------------------------------------------------------------------- the API
@@ -125,27 +130,30 @@ def test_booleans_and_whole_floats_are_not_option_numbers(toy):
     for wrong in (True, False, 1.0, 0.0):
         bad = json.loads(json.dumps(log))
         bad["decisions"][0][1] = wrong
-        with pytest.raises(persist.LogError, match="must be a whole number"):
+        with pytest.raises(persist.LogError) as caught:
             session.replay(toy, bad)
+        assert (caught.value.code, caught.value.pointer) == ("X403", "/decisions/0/1")
     for wrong in (True, 2.7, 2.0):
-        with pytest.raises(persist.LogError, match="/players"):
+        with pytest.raises(persist.LogError) as caught:
             session.replay(toy, {**log, "players": wrong})
+        assert (caught.value.code, caught.value.pointer) == ("X403", "/players")
 
 
 def test_load_refuses_what_it_used_to_take(toy):
     """`[]`, a save without zones, an unknown frame code: each a SaveError that says where."""
     game = _toy_game(toy, answers=4)
     state = json.loads(game.save())
-    with pytest.raises(persist.SaveError, match="not a saved Knapper game"):
+    with pytest.raises(persist.SaveError) as caught:
         Game.load(toy, "[]")
+    assert caught.value.code == "X411"
     without_zones = {k: v for k, v in state.items() if k != "zones"}
     with pytest.raises(persist.SaveError, match="`zones` is missing") as caught:
         Game.load(toy, json.dumps(without_zones))
-    assert caught.value.pointer == "/zones"
+    assert (caught.value.code, caught.value.pointer) == ("X412", "/zones")
     state["stack"] = [{"code": "action/nothing/effect", "pc": 0, "env": {}, "me": "P1", "card": None, "wait": None}]
-    with pytest.raises(persist.SaveError, match="no effect") as caught:
+    with pytest.raises(persist.SaveError) as caught:
         Game.load(toy, json.dumps(state))
-    assert caught.value.pointer == "/stack/0/code"
+    assert (caught.value.code, caught.value.pointer) == ("X415", "/stack/0/code")
 
 
 def test_a_good_save_loads_and_continues_like_the_original(toy):

@@ -135,10 +135,13 @@ def test_every_function_example_is_valid(name):
 
 
 def test_generated_reference_pages_are_current():
-    """docs/dsl.md and docs/lint-rules.md are generated from the code: run tools/gen_docs.py after changing
-    engine/dsl_builtins.py or engine/diagnostics.py."""
+    """docs/dsl.md, docs/lint-rules.md and docs/runtime-errors.md are generated from the code: run
+    tools/gen_docs.py after changing engine/dsl_builtins.py, engine/diagnostics.py or
+    engine/runtime/error_codes.py."""
+    from engine.runtime.error_codes import render_page
     assert (REPO / "docs" / "dsl.md").read_text(encoding="utf-8") == render_dsl()
     assert (REPO / "docs" / "lint-rules.md").read_text(encoding="utf-8") == render_rules()
+    assert (REPO / "docs" / "runtime-errors.md").read_text(encoding="utf-8") == render_page()
     page = render_dsl()
     for name in list(VERBS) + list(FUNCTIONS) + list(CONSTANTS):
         assert f"`{name}" in page

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from conftest import write_tree
 from engine.cli import main
-from engine.runtime import persist, session
+from engine.runtime import session
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 
@@ -177,7 +177,7 @@ def test_an_interrupt_during_an_answer_waits_until_the_answer_is_applied(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         session.play_out(game, [RandomAgent(1), RandomAgent(2)], interruptible=True)
     assert sent and game.decision is not None
-    loaded = persist.load_game(rules, json.loads(game.save()))
+    loaded = Game.from_save(rules, json.loads(game.save()))
     assert loaded.state_hash() == game.state_hash()
     assert session.replay(rules, session.game_log(game)).state_hash() == game.state_hash()
 
@@ -191,11 +191,11 @@ def test_a_bad_save_is_one_line_and_resume_options_cannot_change_the_seats(tmp_p
     bad = tmp_path / "bad.save.json"
     bad.write_text(json.dumps(data))
     code, _, err = knap("play", "--resume", bad)
-    assert code == 1 and err.startswith(f"knap: {bad}: /seats/1") and err.count("\n") == 1, err
+    assert code == 1 and err.startswith(f"knap: {bad}: /seats/1: X416 ") and err.count("\n") == 2, err
     data["seats"], data["game"]["turn"]["player"] = ["human", "random"], "P7"
     bad.write_text(json.dumps(data))
     code, _, err = knap("play", "--resume", bad)
-    assert code == 1 and err.startswith(f"knap: {bad}: /game/turn/player") and err.count("\n") == 1, err
+    assert code == 1 and err.startswith(f"knap: {bad}: /game/turn/player: X415 ") and err.count("\n") == 2, err
     code, _, err = knap("play", "--resume", tmp_path / "missing.save.json")
     assert code == 2 and "no such file" in err
     code, _, err = knap("play", "--resume", saved, "--seed", "3")

@@ -85,8 +85,9 @@ def test_a_save_refuses_to_continue_with_a_changed_pack(tmp_path):
     assert Game.load(load(copy_root), text).state_hash() == game.state_hash()
     actions = copy_root / "rules" / "actions.yaml"
     actions.write_text(actions.read_text().replace("cost: {ap: 2}", "cost: {ap: 1}"))
-    with pytest.raises(GameError, match="the pack has changed"):
+    with pytest.raises(GameError) as caught:
         Game.load(load(copy_root), text)
+    assert caught.value.code == "X414"      # pack-changed
 
 
 def test_clone_is_independent():
@@ -178,10 +179,12 @@ def test_every_declared_verb_and_function_has_an_implementation():
 
 def test_answers_that_are_not_legal_are_refused():
     game = Game.new(ruleset(), 2, 0)
-    with pytest.raises(GameError):
+    with pytest.raises(GameError) as caught:
         game.apply(999, "P1")
-    with pytest.raises(GameError):
+    assert caught.value.code == "X204"      # illegal-answer
+    with pytest.raises(GameError) as caught:
         game.apply(game.legal("P1")[0], "P2")
+    assert caught.value.code == "X203"      # not-your-decision
 
 
 # ---------------------------------------------------------------- runaway content
@@ -200,7 +203,7 @@ def test_an_endless_effect_stops_at_the_step_budget(make_pack):
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
-    assert "steps" in str(caught.value)
+    assert caught.value.code == "X105"      # endless-effect
     described = rules.describe(caught.value)
     assert described.startswith(str(rules.root / "rules.yaml") + ":19:7: ")   # the `log` line
 
@@ -210,7 +213,7 @@ def test_an_action_performing_itself_stops_at_the_depth_limit(make_pack):
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
-    assert "deep" in str(caught.value)
+    assert caught.value.code == "X104"      # too-deep
 
 
 def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(make_pack):

@@ -114,3 +114,26 @@ def test_the_soak_checks_them_after_every_decision():
         assert done.returncode == 0, done.stdout + done.stderr
         assert "2 players: 1 of 1 games ended without error" in done.stdout
         assert "invariants checked after each" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_soak_cut_short_goes_on_from_its_record(tmp_path):
+    """`--record FILE`: a soak run again plays only the games FILE does not hold yet, and a line cut short by a
+    killed run is played again, so 12,000 watched games may take several sittings and count as one run."""
+    record = tmp_path / "soak.jsonl"
+
+    def soak(games):
+        done = subprocess.run([sys.executable, "tools/soak.py", "stone-age", "-n", str(games), "--players", "2",
+                               "--jobs", "1", "--record", str(record)], capture_output=True, text=True, timeout=600,
+                              cwd=REPO)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    soak(1)
+    first = record.read_text().splitlines()
+    assert len(first) == 1 and '"seed": 0' in first[0]
+    record.write_text(first[0] + "\n" + first[0][:25] + "\n")       # seed 1 was being written when the run died
+    again = soak(2)
+    assert "1 games already in" in again.stderr and "playing the 1 others" in again.stderr
+    assert "2 players: 2 of 2 games ended without error" in again.stdout
+    assert [line for line in record.read_text().splitlines() if line.endswith("}")][-1].count('"seed": 1') == 1

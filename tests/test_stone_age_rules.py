@@ -671,8 +671,9 @@ def test_a_full_place_refuses_one_more_card_with_a_clear_error():
     place(game, "Forest", 5)
     place(game, "Forest", 2)
     spare = game.state["zones"]["home:P3"][0]
-    with pytest.raises(ContentError, match="P3's forest is full: it holds at most 7"):
+    with pytest.raises(ContentError, match="P3's forest is full: it holds at most 7") as caught:
         game.move(spare, "forest:P3")
+    assert caught.value.code == "X112"       # zone-full; the message names the place and its capacity
     game.move(game.state["zones"]["forest:P1"][0], "forest:P1")      # a move inside the place is fine
 
 
@@ -697,8 +698,9 @@ def test_slide_needs_a_row_of_slots():
     from engine.runtime.errors import ContentError
     from engine.runtime.places import slide
     game = new_game(2)
-    with pytest.raises(ContentError, match="`slide` needs a row with slots"):
+    with pytest.raises(ContentError) as caught:
         slide(game, "civ_deck", None)
+    assert caught.value.code == "X113"       # not-a-slotted-row
     display = game.state["zones"]["civ_display"]
     kept = [display[0], display[3]]
     game.move(display[1], "_removed")

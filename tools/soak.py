@@ -8,10 +8,13 @@ game given the same answers agrees after every decision), a legal option for who
 pack's own limits (tests/pack_invariants.py: for Stone Age every figure in one place of its player, the
 per-area and village limits, food and resources never below 0).
 
-The test suite runs a dozen games per player count; this is the long version, for release notes."""
+The test suite runs a dozen games per player count; this is the long version, for release notes. With
+`--record FILE` each finished game is appended to FILE (one JSON line) as it ends, and a run started again with
+the same FILE plays only the games not yet recorded: 12,000 watched games need not fit in one sitting."""
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import sys
@@ -49,9 +52,25 @@ def one(args):
         again.setstate(saved[1])
         session.play_randomly(loaded, again)
         assert loaded.save() == game.save(), "save, load and continue differs from continuing"
-        return players, None, game.state["result"]["reason"], decisions, game.state["result"]["turns"]
+        return players, seed, None, game.state["result"]["reason"], decisions, game.state["result"]["turns"]
     except Exception as exc:  # noqa: BLE001
-        return players, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0, 0
+        return players, seed, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0, 0
+
+
+def recorded(path: Path | None, pack: str) -> dict:
+    """The games already played into a record file, by (players, seed); a line cut short by a killed run, or
+    of another pack, is ignored (that game is played again)."""
+    games = {}
+    if path is None or not path.exists():
+        return games
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+            if entry["pack"] == pack:
+                games[(entry["players"], entry["seed"])] = entry
+        except (ValueError, KeyError, TypeError):
+            continue
+    return games
 
 
 def main():
@@ -61,32 +80,45 @@ def main():
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("--players", default="")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--record", type=Path, help="append each finished game to this file (JSON lines); "
+                        "games already in it are not played again")
     args = parser.parse_args()
     RULES = rules_module.load(resolve_target(args.pack))
     low, high = RULES.players
     counts = [int(p) for p in args.players.split(",")] if args.players else list(range(low, high + 1))
-    work = [(p, seed) for p in counts for seed in range(args.n)]
+    games = recorded(args.record, args.pack)
+    work = [(p, seed) for p in counts for seed in range(args.n) if (p, seed) not in games]
+    if games:
+        print(f"{len(games)} games already in {args.record}; playing the {len(work)} others", file=sys.stderr)
     started = time.perf_counter()
-    errors, endings, decisions, turns = [], Counter(), Counter(), Counter()
-    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        for done, (players, error, reason, made, rounds) in enumerate(pool.imap_unordered(one, work, chunksize=8),
-                                                                        1):
-            if done % 500 == 0:
-                print(f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
-                      flush=True)
-            if error:
-                errors.append((players, error))
-            else:
-                endings[(players, reason)] += 1
-                decisions[players] += made
-                turns[players] += rounds
+    record = args.record.open("a", encoding="utf-8") if args.record else None
+    try:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for done, (players, seed, error, reason, made, rounds) in enumerate(
+                    pool.imap_unordered(one, work, chunksize=8), 1):
+                if done % 500 == 0:
+                    print(f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
+                          flush=True)
+                games[(players, seed)] = entry = {"pack": args.pack, "players": players, "seed": seed, "error": error,
+                                                  "reason": reason, "decisions": made, "rounds": rounds}
+                if record is not None:
+                    record.write(json.dumps(entry) + "\n")
+                    record.flush()
+    finally:
+        if record is not None:
+            record.close()
     elapsed = time.perf_counter() - started
+    errors = []
     for players in counts:
-        ended = {r: n for (p, r), n in endings.items() if p == players}
+        mine = [games[(players, seed)] for seed in range(args.n) if (players, seed) in games]
+        errors += [(players, g["error"]) for g in mine if g["error"]]
+        ended = Counter(g["reason"] for g in mine if not g["error"])
         played = sum(ended.values())
-        print(f"{players} players: {played} of {args.n} games ended without error {ended}, "
-              f"{turns[players] / max(1, played):.1f} {'rounds' if RULES.in_rounds else 'turns'} a game on average, "
-              f"{decisions[players]} decisions, invariants checked after each, every log replayed exactly, "
+        decisions = sum(g["decisions"] for g in mine if not g["error"])
+        rounds = sum(g["rounds"] for g in mine if not g["error"])
+        print(f"{players} players: {played} of {args.n} games ended without error {dict(ended)}, "
+              f"{rounds / max(1, played):.1f} {'rounds' if RULES.in_rounds else 'turns'} a game on average, "
+              f"{decisions} decisions, invariants checked after each, every log replayed exactly, "
               f"each game saved, loaded and continued to the same end")
     for players, error in errors[:20]:
         print(f"ERROR ({players} players) {error}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .game import END_TURN
+from .protocol import END_TURN
 
 
 class RandomAgent:
@@ -51,15 +51,15 @@ class GreedyAgent:
         me = view["you"]
         best, best_value = [], None
         imagined = model()                   # one imagined deal per decision, tried once per option
-        pending = imagined.state["pending"]   # read before the last option uses the imagined game up
-        acting = pending["kind"] == "action" and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS
+        pending = imagined.pending            # read before the last option uses the imagined game up
+        acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
         passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
         last = len(legal) - 1
         for number, option in enumerate(legal):
             game = imagined.clone() if number < last else imagined    # the last option may use up the original
             game.apply(option, me)
             self._rollout(game, me)
-            value = game.projected_margin(me, in_place=True)          # the rollout's game is thrown away
+            value = game.projected_margin(me, in_place=True)          # (scoring.py) the rollout's game is thrown away
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
@@ -74,10 +74,10 @@ class GreedyAgent:
         In a pack played in rounds, everyone's card is carried out in the same round: the others' answers
         are imagined to the end of the round, else what a choice earns (pieces after the others' objections,
         food after the others' cards) never shows and every choice ties (issue 11, docs/calibration.md)."""
-        in_rounds, number = game.rules.in_rounds, game.state["turn"]["number"]
+        in_rounds, number = game.rules.in_rounds, game.turn_number
         for _ in range(self.rollout_steps):
             decision = game.decision
-            if decision is None or (in_rounds and game.state["turn"]["number"] != number):
+            if decision is None or (in_rounds and game.turn_number != number):
                 return
             if decision.is_chance:
                 game.apply_chance()

@@ -30,7 +30,7 @@ MAX_ANSWERS_PER_TURN = 1_000   # `knap sim`/`play`: a longer turn stalls; the bu
 def out_of_work(key: str = "", at: int = 0):
     raise ContentError(f"this answer ran out of work: more than {WORK_BUDGET:,} units (items visited, lists "
                        "built, functions called) without a decision; does an expression grow with itself?",
-                       key, at)
+                       key, at, code="X101")
 
 
 def spend(g, units: int, key: str = "", at: int = 0):
@@ -45,7 +45,7 @@ def bounded_int(value: int, key: str = "", at: int = 0) -> int:
     if -MAX_INT <= value <= MAX_INT:
         return value
     raise ContentError(f"a number too large ({value.bit_length()} bits): numbers stay within ±2^{MAX_INT_BITS}",
-                       key, at)
+                       key, at, code="X102")
 
 
 def bounded(value, key: str = "", at: int = 0):
@@ -76,7 +76,7 @@ def check_size(items: list, key: str = "", at: int = 0, g=None) -> list:
     size = expanded_size(items)
     if size > MAX_SIZE:
         raise ContentError(f"a list too large: more than {MAX_SIZE:,} items, counting those of the lists inside "
-                           "it as often as they appear", key, at)
+                           "it as often as they appear", key, at, code="X103")
     if g is not None:
         spend(g, size, key, at)
     return items

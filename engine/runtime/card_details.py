@@ -31,7 +31,7 @@ def about(g, zones: dict) -> dict:
     facts = _zone_facts(g.rules)
     zone_facts = {key: dict(facts.get(key.split(":")[0]) or facts[None]) for key in zones}
     goals = g.rules.__dict__.setdefault("_goal_words", {})
-    count = len(g.state["players"])
+    count = len(g.players)
     if count not in goals:
         goals[count] = goal(g)
     return {"cards": cards, "zones": zone_facts, "goal": list(goals[count])}

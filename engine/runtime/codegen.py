@@ -35,7 +35,7 @@ def _num(value) -> int:
         return 0
     if isinstance(value, (bool, int)):
         return int(value)
-    raise ContentError(f"expected a number, got {value!r}")
+    raise ContentError(f"expected a number, got {value!r}", code="X107")
 
 
 def _add(g, a, b):
@@ -45,7 +45,7 @@ def _add(g, a, b):
         return _num(a) + _num(b)
     items = g.items_read(a) + g.items_read(b)
     if len(items) > MAX_LIST:
-        raise ContentError(f"a list grew past {MAX_LIST} items")
+        raise ContentError(f"a list grew past {MAX_LIST} items", code="X103")
     if (type(a) is list or type(b) is list) and list in map(type, items):   # lists in it: count what they hold
         return check_size(items, g=g)
     g.work -= len(items)
@@ -98,14 +98,14 @@ def _built(g, items, key, at):
 def _div(a, b):
     a, b = _num(a), _num(b)
     if b == 0:
-        raise ContentError("division by zero")
+        raise ContentError("division by zero", code="X108")
     return a // b
 
 
 def _mod(a, b):
     a, b = _num(a), _num(b)
     if b == 0:
-        raise ContentError("division by zero")
+        raise ContentError("division by zero", code="X108")
     return a % b
 
 
@@ -133,7 +133,7 @@ def compiled(source: str, filename: str):
 
 
 def _local(name):
-    raise ContentError(f"`{name}` has no value here yet")
+    raise ContentError(f"`{name}` has no value here yet", code="X109")
 
 
 def pack_function(rules, name: str):
@@ -163,7 +163,7 @@ def function_caller(rules, name: str, table: str, compile_body):
             body = compile_body()
         depth = c.depth
         if depth >= MAX_CALL_DEPTH:
-            raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", body_key)
+            raise ContentError(f"functions call each other more than {MAX_CALL_DEPTH} deep", body_key, code="X104")
         g = c.g
         g.work -= body.call_cost
         if g.work < 0:
@@ -206,7 +206,7 @@ class ExpressionCompiler:
                   f"        return {body}\n"
                   f"    except _PYTHON_ERRORS as exc:\n"
                   f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-                  f"{self.key!r}, {int(node[1])}) from None\n"
+                  f"{self.key!r}, {int(node[1])}, code='X106') from None\n"
                   f"    except ContentError as exc:\n"
                   f"        if not exc.code_key:\n"
                   f"            exc.code_key, exc.offset = {self.key!r}, {int(node[1])}\n"
@@ -220,7 +220,7 @@ class ExpressionCompiler:
 
     def _ident(self, word: str) -> str:
         if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
-            raise ContentError(f"`{word}` is not a name", self.key)
+            raise ContentError(f"`{word}` is not a name", self.key, code="X502")
         return word
 
     def _bind(self, prefix: str, word: str, value) -> str:
@@ -244,7 +244,7 @@ class ExpressionCompiler:
         if self.items and word in ("card", "item"):
             return self.items[-1]
         if word == "item":
-            raise ContentError("`item` is only meaningful inside `where`", self.key, node[1])
+            raise ContentError("`item` is only meaningful inside `where`", self.key, node[1], code="X502")
         if word in _CONSTANTS:
             return _CONSTANTS[word]
         category = self.rules.categories.get(word)
@@ -255,7 +255,7 @@ class ExpressionCompiler:
         if self.items:
             getter = self._bind("F", word, functions.field_getter(word))
             return f"{getter}(g, {self.items[-1]})"
-        raise ContentError(f"unknown name `{word}`", self.key, node[1])
+        raise ContentError(f"unknown name `{word}`", self.key, node[1], code="X502")
 
     def _x_list(self, node):
         items = "[" + ", ".join(self.src(item) for item in node[2]) + "]"
@@ -277,7 +277,7 @@ class ExpressionCompiler:
             return f"{caller}(c, {self.key!r}, {int(at)}{''.join(', ' + p for p in parts)})"
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
-        raise ContentError(f"unknown function `{name}`", self.key, at)
+        raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
 
     def _x_field(self, node):
         getter = self._bind("F", node[3], functions.field_getter(node[3]))

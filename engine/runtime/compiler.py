@@ -115,7 +115,7 @@ class Compiler:
         elif op == "stop":
             self._nodes.append(("step", self._emit(code, ("stop",), node[1])))
         else:  # pragma: no cover -- the grammar has no other statements
-            raise ContentError(f"unknown statement {op}", self.key, node[1])
+            raise ContentError(f"unknown statement {op}", self.key, node[1], code="X502")
 
     def _slot(self):
         self.slots += 1
@@ -130,7 +130,7 @@ class Compiler:
 def compile_text(rules, key: str, text: str, mode: str, scope=()):
     ir, problem = dsl.parse(text, mode)
     if problem is not None:  # lint refuses such packs; a pack loaded without lint still fails clearly
-        raise ContentError(problem.message, key, problem.offset)
+        raise ContentError(problem.message, key, problem.offset, code="X502")
     compiler = Compiler(rules, key, scope)
     if mode == dsl.EFFECT:
         return compiler.effect(ir)

@@ -7,13 +7,15 @@ effects, when the effect stack is empty, and moves `state["stage"]` along.
 """
 from __future__ import annotations
 
+from .context import Ctx
 from .errors import ContentError
 from .exists import compile_condition
-from .game import END_TURN, Ctx, plain_copy
+from .protocol import END_TURN
+from .state import State, plain_copy
 
 
 def step(g) -> None:
-    state = g.state
+    state: State = g.state
     stage = state["stage"]
     if stage == "setup":
         _push_phases(g, ["setup", "game_start"], state["players"][0])
@@ -39,7 +41,7 @@ def step(g) -> None:
     elif stage == "result":
         _result(g)
     else:  # pragma: no cover
-        raise ContentError(f"unknown stage {stage}")
+        raise ContentError(f"unknown stage {stage}", code="X303")
 
 
 def _push_phases(g, whens, me):
@@ -53,7 +55,7 @@ def _push_phases(g, whens, me):
 
 
 def _next_turn(g):
-    state = g.state
+    state: State = g.state
     _check_end(g)
     if state["stage"] != "next":
         return
@@ -86,7 +88,7 @@ def _next_turn(g):
 
 
 def _main(g):
-    state = g.state
+    state: State = g.state
     turn = state["turn"]
     attempt = state["attempt"]
     if attempt is not None:                      # an action has just been carried out
@@ -117,7 +119,7 @@ def refusal(g, action_id, me, ctx=None) -> tuple | None:
     hidden, whole_turn, limit, cost, available = turn_plan(g.rules).checks[action_id]
     if hidden:
         return _HIDDEN
-    state = g.state
+    state: State = g.state
     turn = state["turn"]
     if whole_turn and turn["acted"]:
         return _WHOLE_TURN
@@ -169,7 +171,7 @@ def turn_plan(rules) -> TurnPlan:
 def start_action(g, action_id, pending, answer):
     """Begin an action chosen from the turn's menu, keeping a copy of the state to return to if it
     turns out to be impossible the way it is being done (see Game.fail)."""
-    state = g.state
+    state: State = g.state
     me = state["turn"]["player"]
     if action_id == END_TURN:
         state["turn"]["ending"] = True
@@ -198,7 +200,7 @@ def triggered(g, rule, player) -> bool:
 
 
 def _check_end(g):
-    state = g.state
+    state: State = g.state
     if state["ending"] is not None or state["stage"] in ("game_end", "result", "over"):
         return
     current = state["turn"]["player"]
@@ -231,7 +233,7 @@ def _check_end(g):
 
 
 def _result(g):
-    state = g.state
+    state: State = g.state
     ending = state["ending"] or {"rule": "declared", "by": None}
     counter = g.rules.score_counter
     scores = {p: g.counter(p, counter) for p in state["players"]} if counter else {}

@@ -1,12 +1,49 @@
-"""The runtime's one content error, shared by the compilers, the verbs and the game."""
+"""The runtime's errors: content that asks the impossible, and answers or games that cannot go on."""
 from __future__ import annotations
+
+from .error_codes import hint_for
 
 
 class ContentError(Exception):
-    """Content asked for something impossible at run time (a bad value, a limit); it names the spot."""
+    """Content asked for something impossible at run time (a bad value, a limit); it names the spot
+    (`code_key`, the pack text, and `offset` in it) and the error's `code` (error_codes.py)."""
 
-    def __init__(self, message: str, code_key: str = "", offset: int = 0):
+    def __init__(self, message: str, code_key: str = "", offset: int = 0, *, code: str = ""):
         super().__init__(message)
         self.message = message
         self.code_key = code_key
         self.offset = offset
+        self.code = code
+
+    @property
+    def hint(self) -> str:
+        return hint_for(self.code)
+
+
+class GameError(Exception):
+    """An answer that is not legal, or a game that cannot continue; `code` says which (error_codes.py)."""
+
+    code = ""
+
+    def __init__(self, message: str = "", *, code: str = ""):
+        super().__init__(message)
+        self.code = code or type(self).code
+
+    @property
+    def hint(self) -> str:
+        return hint_for(self.code)
+
+
+class Stalled(GameError):
+    """A turn (a round, in a pack played in rounds) has gone on for more answers than the game allows
+    (`Game.max_answers_per_turn`) without ending: a content bug, reported with the game's seed. The
+    answer that would have passed the limit is not applied, so the game's log replays up to here."""
+
+    code = "X301"
+
+    def __init__(self, game, answers: int):
+        turn = game.state["turn"]
+        what = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
+        super().__init__(f"{what} has gone on for {answers} answers without ending: the game stalls (an action "
+                         "that can be taken again and again at no cost? see `knap lint`, D007)")
+        self.turn, self.answers, self.seed = turn["number"], answers, game.state["seed"]

@@ -26,7 +26,7 @@ def compile_condition(rules, key: str, text: str):
     there some X?". The same values as rules.code[key], compiled by codegen.py."""
     ir, problem = dsl.parse(text, dsl.CONDITION)
     if problem is not None:     # lint refuses such packs; one loaded without lint still fails clearly
-        raise ContentError(problem.message, key, problem.offset)
+        raise ContentError(problem.message, key, problem.offset, code="X502")
     return ExistsCompiler(rules, key, frozenset()).compile(ir)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .budget import out_of_work, spend
 from .places import room
-from .verbs import cost_payable
+from .costs import cost_payable
 
 MAX_NUMBERS = 1000
 
@@ -79,7 +79,7 @@ def _everyone(c, zone):
     g = c.g
     zones = g.state["zones"]
     own = g._own_keys.get(zone) if type(zone) is str else None
-    for player in g.state["players"]:
+    for player in g.players:
         key = own[player] if own is not None and player in own else f"{zone}:{player}"
         cards.extend(g.items_read(key) if key in zones else zones[key])
     spend(c.g, len(cards))
@@ -163,7 +163,7 @@ def _flagged(c, flag, player=None):
 
 
 def _next_player(c, player):
-    order = c.g.state["players"]
+    order = c.g.players
     return order[(order.index(player) + 1) % len(order)]
 
 

@@ -6,7 +6,7 @@ steps at once, split where a verb may wait, the way async functions are lowered 
 after each verb that may wait (`entry`, built on first use). The frame in the state stays plain data (code
 key, step index, locals in `frame["env"]`), so saves, clones and replays work mid-effect; a frame at any
 other step (a save written elsewhere, a run near the step budget) goes on in the step interpreter
-(`Game._interpret`), which does exactly the same.
+(`interpreter.interpret`), which does exactly the same.
 
 Every step is counted in `state["steps"]` as the interpreter counts it: a straight run of steps is paid
 for at once before it starts, and a run that would pass the budget is left to the interpreter, which stops
@@ -23,7 +23,7 @@ from .errors import ContentError
 # the effect goes on in the interpreter from the step after it.
 NEVER_WAIT = frozenset({"gain", "lose", "set", "draw", "take", "move", "discard", "remove", "give", "reveal",
                         "shuffle", "turn", "flag", "unflag", "log", "slide"})
-STEP_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)   # as Game._interpret maps them
+STEP_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)   # as interpreter.interpret maps them
 MAX_NESTING = 12          # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
@@ -225,7 +225,7 @@ class _Lowering:
                   "            exc.code_key, exc.offset = KEY, OFFSETS[pc]",
                   "        raise",
                   "    except STEP_ERRORS as exc:",
-                  "        raise ContentError(f'this cannot be done with these values ({exc})', KEY, OFFSETS[pc])"
+                  "        raise ContentError(f'this cannot be done with these values ({exc})', KEY, OFFSETS[pc], code='X106')"
                   " from None"]
         if len(lines) > MAX_SOURCE_LINES:
             return None

@@ -18,8 +18,9 @@ from jsonschema.exceptions import best_match
 
 from .. import atomic, jsonload, resources
 from ..schema_check import _TYPE_WORDS
-from .errors import ContentError
-from .game import CHANCE, END_TURN, FORMAT, SIMULTANEOUS, Game, GameError, allowed_for
+from .errors import ContentError, GameError
+from .protocol import CHANCE, END_TURN, SIMULTANEOUS, allowed_for
+from .state import FORMAT
 from .log_words import COUNT, MOVE, TOGETHER
 
 LOG_SCHEMA, SAVE_SCHEMA = "log.schema.json", "save.schema.json"
@@ -32,8 +33,8 @@ ANSWERED_BY_CHANCE = ("roll", "oracle")
 class RecordError(GameError):
     """A log or save that cannot be used. `pointer` (a JSON pointer) or `line`/`col` say where."""
 
-    def __init__(self, message: str, pointer: str = "", line: int = 0, col: int = 0):
-        super().__init__(message)
+    def __init__(self, message: str, pointer: str = "", line: int = 0, col: int = 0, *, code: str = ""):
+        super().__init__(message, code=code)
         self.message, self.pointer, self.line, self.col = message, pointer, line, col
 
     @property
@@ -60,7 +61,7 @@ def parse(text: bytes | str, error=RecordError):
     try:
         return jsonload.parse(text)
     except jsonload.JsonFileError as exc:
-        raise error(exc.message, line=exc.line, col=exc.col) from None
+        raise error(exc.message, line=exc.line, col=exc.col, code="X401") from None
 
 
 def read(path, error=RecordError):
@@ -68,7 +69,7 @@ def read(path, error=RecordError):
     try:
         return jsonload.read(path)
     except jsonload.JsonFileError as exc:
-        raise error(exc.message, line=exc.line, col=exc.col) from None
+        raise error(exc.message, line=exc.line, col=exc.col, code="X401") from None
 
 
 def kind_of(data) -> str | None:
@@ -145,9 +146,10 @@ def pointer(parts) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def check_schema(data, file_name: str, error=RecordError) -> None:
-    """Raise `error` for the most relevant way `data` breaks the schema (jsonschema's `best_match`), as
-    one sentence at a JSON pointer; the schema's description of the value is added where it helps."""
+def check_schema(data, file_name: str, error=RecordError, code: str = "X412") -> None:
+    """Raise `error` (with the error code `code`) for the most relevant way `data` breaks the schema
+    (jsonschema's `best_match`), as one sentence at a JSON pointer; the schema's description of the value
+    is added where it helps."""
     if is_valid(data, file_name):
         return
     found = best_match(validator(file_name).iter_errors(data))
@@ -185,7 +187,7 @@ def check_schema(data, file_name: str, error=RecordError) -> None:
     description = found.schema.get("description") if rule not in ("minItems", "maxItems", "prefixItems") else None
     if description and rule in ("type", "const", "enum", "pattern"):
         message += f" ({description.rstrip('.')})"
-    raise error(message, pointer(path))
+    raise error(message, pointer(path), code=code)
 
 
 # ------------------------------------------------------------------------------------------- logs
@@ -194,11 +196,11 @@ def check_log(log) -> None:
     is found by replaying it)."""
     if kind_of(log) != "log":
         raise LogError("this is not a Knapper game log (it has no `\"format\": \"knap-log/1\"`)",
-                       "/format" if isinstance(log, dict) else "")
-    check_schema(log, LOG_SCHEMA, LogError)
+                       "/format" if isinstance(log, dict) else "", code="X402")
+    check_schema(log, LOG_SCHEMA, LogError, "X403")
 
 
-def write_save(game: Game, path) -> None:
+def write_save(game, path) -> None:
     """Save a game to a file, whole or not at all; raises `atomic.WriteError` naming the path."""
     atomic.write_text(path, game.save() + "\n")
 
@@ -210,43 +212,43 @@ def write_json(path, data, *, indent=None) -> None:
 
 
 # ------------------------------------------------------------------------------------------- saves
-def load_game(rules, state, *, schema_checked: bool = False) -> Game:
-    """A game from a saved state (parsed JSON), checked against its schema, the pack and itself;
-    raises SaveError. `schema_checked`: the caller has already run `check_save_schema`."""
+def check_loadable(rules, state, *, schema_checked: bool = False) -> None:
+    """A saved state (parsed JSON) checked against its schema, the pack and itself, before `Game.from_save`
+    makes a game of it (and tries it out: `try_out`); raises SaveError. `schema_checked`: the caller has
+    already run `check_save_schema`."""
     if not schema_checked:
         check_save_schema(state)
     check_save(rules, state)
-    game = Game(rules, state)
-    try_out(game)
-    return game
 
 
 def check_save_schema(state) -> None:
     if kind_of(state) != "save":
         raise SaveError(f"this is not a saved Knapper game (it has no `\"format\": \"{FORMAT}\"`)",
-                        "/format" if isinstance(state, dict) else "")
-    check_schema(state, SAVE_SCHEMA, SaveError)
+                        "/format" if isinstance(state, dict) else "", code="X411")
+    check_schema(state, SAVE_SCHEMA, SaveError, "X412")
 
 
 def check_save(rules, state) -> None:
     """A state that has the schema's shape fits the pack and is consistent with itself."""
     if state["pack"] != rules.pack_id:
-        raise SaveError(f"this game was saved with the pack `{state['pack']}`, not `{rules.pack_id}`", "/pack")
+        raise SaveError(f"this game was saved with the pack `{state['pack']}`, not `{rules.pack_id}`", "/pack",
+                        code="X413")
     if state["pack_version"] != rules.fingerprint:
         raise SaveError("the pack has changed since this game was saved; a saved effect half-way through "
-                        "cannot be continued with other rules (its log can still be replayed)", "/pack_version")
+                        "cannot be continued with other rules (its log can still be replayed)", "/pack_version",
+                        code="X414")
     _StateCheck(rules, state, "").run()
     if state["attempt"] is not None:
         snap = state["attempt"]["snap"]
         if len(state["log"]) < state["attempt"]["log"]:
-            raise SaveError("the action began at a log line the log does not have", "/attempt/log")
+            raise SaveError("the action began at a log line the log does not have", "/attempt/log", code="X415")
         _StateCheck(rules, {**snap, "log": [], "history": [], "dead": []}, "/attempt/snap").run()
         if snap["pending"] is None or snap["pending"]["kind"] != "action":
             raise SaveError("the state from before an action must wait for a choice of action",
-                            "/attempt/snap/pending")
+                            "/attempt/snap/pending", code="X415")
 
 
-def try_out(game: Game) -> None:
+def try_out(game) -> None:
     """Ask the loaded game what any caller may ask first (the decision, the legal answers, every
     player's view, the hash): a state the checks let through but that does not fit together fails here,
     as a SaveError, instead of later with a Python error."""
@@ -255,7 +257,7 @@ def try_out(game: Game) -> None:
         if decision is not None:
             for player in decision.players:
                 if not game.legal(player):
-                    raise SaveError(f"{player} must answer but has no legal answer", "/pending")
+                    raise SaveError(f"{player} must answer but has no legal answer", "/pending", code="X415")
         for player in game.state["players"]:
             game.view(player)
         game.state_hash()
@@ -263,7 +265,7 @@ def try_out(game: Game) -> None:
         raise
     except (GameError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         raise SaveError(f"the saved state does not fit together ({type(exc).__name__}: "
-                        f"{jsonload.shown(str(exc), 80)})") from None
+                        f"{jsonload.shown(str(exc), 80)})", code="X415") from None
 
 
 class _StateCheck:
@@ -273,7 +275,7 @@ class _StateCheck:
         self.rules, self.state, self.prefix = rules, state, prefix
 
     def fail(self, message, *parts):
-        raise SaveError(message, self.prefix + pointer(parts))
+        raise SaveError(message, self.prefix + pointer(parts), code="X415")
 
     def run(self):
         self.seats()

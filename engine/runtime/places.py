@@ -58,14 +58,14 @@ def check_capacity(g, target: str, source: str) -> None:
         return
     if cards_in_place(g, target) >= cap:
         raise ContentError(f"{g.zone_name(target)} is full: it holds at most {cap} (its `capacity`); "
-                           "check for room with `room(...)` before moving cards there")
+                           "check for room with `room(...)` before moving cards there", code="X112")
 
 
 def slide(g, key: str, source: str | None) -> list[int]:
     """Move the cards of a row of slots towards slot 1, keeping their order, then fill the empty slots at
     the end, in slot order, from the top of `source`. Returns the cards that came in."""
     if not g.slotted(key):
-        raise ContentError(f"`slide` needs a row with slots; {g.zone_name(key)} is not one")
+        raise ContentError(f"`slide` needs a row with slots; {g.zone_name(key)} is not one", code="X113")
     cards = g.state["zones"][key]
     kept = [x for x in cards if x is not None]
     cards[:] = kept + [None] * (len(cards) - len(kept))

@@ -17,10 +17,17 @@ from . import compiler
 class PackError(Exception):
     """The pack does not lint clean, so it cannot be played."""
 
+    code = "X501"
+
     def __init__(self, diagnostics, positions=None):
         super().__init__(f"{len(diagnostics)} problem(s) in the pack")
         self.diagnostics = diagnostics
         self.positions = positions
+
+    @property
+    def hint(self) -> str:
+        from .error_codes import hint_for
+        return hint_for(self.code)
 
 
 @dataclass
@@ -78,13 +85,13 @@ class Ruleset:
         return None
 
     def describe(self, exc) -> str:
-        """An error of a game in words: a content error as `file:line:col: message`, pointing into the
-        YAML that caused it; a refused answer as its message; anything else (a bug) with its type."""
-        from .errors import ContentError
-        from .game import GameError
+        """An error of a game in words: a content error as `file:line:col: CODE message`, pointing into the
+        YAML that caused it; a refused answer as `CODE message`; anything else (a bug) with its type."""
+        from .errors import ContentError, GameError
         if not isinstance(exc, (ContentError, GameError)):
             return f"{type(exc).__name__}: {exc}"
-        message = getattr(exc, "message", str(exc))
+        from .error_codes import coded
+        message = coded(exc.code, getattr(exc, "message", str(exc)))
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
             return message

@@ -37,12 +37,12 @@ def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=Non
     `oracle` answers the physical outcomes (`oracle` decisions), seeing the table as `watcher` does.
     `interruptible`: Ctrl-C (KeyboardInterrupt) may stop the game to save it, so an interrupt that
     arrives while an answer is applied waits until it is applied: the game is whole when it propagates."""
-    seats = {p: agents[i] for i, p in enumerate(game.state["players"])}
+    seats = {p: agents[i] for i, p in enumerate(game.players)}
     whole = held_interrupts if interruptible else _unguarded
     while not game.over:
         decision = game.decision
         if decision is None:
-            raise GameError("the game stopped without a decision")
+            raise GameError("the game stopped without a decision", code="X303")
         if decision.is_chance:
             if oracle is not None and decision.kind == "oracle":
                 option = oracle.act(oracle_view(game, watcher), decision.legal)
@@ -58,7 +58,7 @@ def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=Non
         agent = seats[player]
         legal = game.legal(player)
         view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
-        model_seed = len(game.state["history"])
+        model_seed = len(game.history)
         option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
         with whole():
             game.apply(option, player)
@@ -94,8 +94,8 @@ def oracle_view(game: Game, watcher=None) -> dict:
     """What the person answering an oracle sees: the table as `watcher` (or the first seat) sees it, and
     the question with every outcome."""
     from .views import option_label
-    view = game.view(watcher or game.state["players"][0])
-    pending = game.state["pending"]
+    view = game.view(watcher or game.players[0])
+    pending = game.pending
     view["decision"] = {"prompt": f"At the table: {pending.get('prompt', '')}", "kind": "oracle",
                         "options": [{"key": k, "label": option_label(game, pending, pending["options"][k], None)}
                                     for k in game.decision.legal]}
@@ -122,12 +122,12 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
 
 
 def game_log(game: Game, *, agents=()) -> dict:
-    state = game.state
+    players = len(game.players)
     return {"format": LOG_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
-            "players": len(state["players"]), "seed": state["seed"],
-            "max_rounds": state["max_turns"] // (1 if game.rules.in_rounds else len(state["players"])),
+            "players": players, "seed": game.seed,
+            "max_rounds": game.state["max_turns"] // (1 if game.rules.in_rounds else players),
             "agents": list(agents),
-            "decisions": state["history"], "result": state["result"], "final_hash": game.state_hash()}
+            "decisions": game.history, "result": game.result, "final_hash": game.state_hash()}
 
 
 def write_log(game: Game, path: Path, *, agents=()):
@@ -191,28 +191,28 @@ def replay_until_failure(rules, log: dict) -> Replayed:
     from .persist import LogError, check_log, pointer
     check_log(log)
     if log["pack"] != rules.pack_id:
-        raise LogError(f"the log is of the pack `{log['pack']}`, not `{rules.pack_id}`", "/pack")
+        raise LogError(f"the log is of the pack `{log['pack']}`, not `{rules.pack_id}`", "/pack", code="X404")
     low, high = rules.players
     if not low <= log["players"] <= high:
-        raise LogError(f"this pack is for {low} to {high} players, not {log['players']}", "/players")
+        raise LogError(f"this pack is for {low} to {high} players, not {log['players']}", "/players", code="X404")
     try:
         game = Game.new(rules, log["players"], log["seed"], max_rounds=log.get("max_rounds", 500))
     except (ContentError, GameError) as exc:
         return Replayed(None, exc, 0)
-    turn, answers = game.state["turn"]["number"], 0
+    turn, answers = game.turn_number, 0
     for number, (player, option) in enumerate(log["decisions"]):
-        if game.state["turn"]["number"] != turn:
-            turn, answers = game.state["turn"]["number"], 0
+        if game.turn_number != turn:
+            turn, answers = game.turn_number, 0
         answers += 1
         try:
             game.apply(option, player if player != CHANCE else CHANCE)
         except ContentError as exc:
             return Replayed(game, exc, answers)
         except GameError as exc:
-            if len(game.state["history"]) > number:      # applied, then a rule failed: the game's own failure
+            if len(game.history) > number:      # applied, then a rule failed: the game's own failure
                 return Replayed(game, exc, answers)
             return Replayed(game, LogError(f"the log does not replay: decision {number + 1} ({player} answers "
-                                           f"{option}): {exc}", pointer(["decisions", number])), answers)
+                                           f"{option}): {exc}", pointer(["decisions", number]), code="X405"), answers)
     return Replayed(game, None, answers)
 
 
@@ -266,23 +266,23 @@ def check_session(data) -> None:
     from . import agents, persist
     if not is_session(data):
         raise persist.SaveError(f"this is not a saved `knap play` session (it has no `\"format\": "
-                                f"\"{SESSION_FORMAT}\"`)", "/format" if isinstance(data, dict) else "")
-    persist.check_schema(data, SESSION_SCHEMA, persist.SaveError)
+                                f"\"{SESSION_FORMAT}\"`)", "/format" if isinstance(data, dict) else "", code="X411")
+    persist.check_schema(data, SESSION_SCHEMA, persist.SaveError, "X412")
     for number, name in enumerate(data["seats"]):
         if name != HUMAN and name not in agents.AGENTS:
             raise persist.SaveError(f"`{name}` is not an agent; agents: {HUMAN}, {', '.join(agents.AGENTS)}",
-                                    persist.pointer(["seats", number]))
+                                    persist.pointer(["seats", number]), code="X416")
 
 
 def load_session_game(rules, data: dict) -> Game:
-    """The game of a checked session, checked against the pack and itself (persist.load_game); errors
+    """The game of a checked session, checked against the pack and itself (Game.from_save); errors
     point into the session file (`/game/...`)."""
     from . import persist
     try:
-        game = persist.load_game(rules, data["game"])
+        game = Game.from_save(rules, data["game"])
     except persist.SaveError as exc:
-        raise persist.SaveError(exc.message, "/game" + exc.pointer, exc.line, exc.col) from None
-    if len(data["seats"]) != len(game.state["players"]):
-        raise persist.SaveError(f"{len(data['seats'])} seats for a game of {len(game.state['players'])} players",
-                                "/seats")
+        raise persist.SaveError(exc.message, "/game" + exc.pointer, exc.line, exc.col, code=exc.code) from None
+    if len(data["seats"]) != len(game.players):
+        raise persist.SaveError(f"{len(data['seats'])} seats for a game of {len(game.players)} players",
+                                "/seats", code="X415")
     return game

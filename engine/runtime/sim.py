@@ -27,19 +27,19 @@ def _one(args):
         game = Game.new(_RULES, players, seed, max_rounds=max_rounds, max_answers_per_turn=max_answers)
         play_out(game, seats)
     except Stalled as exc:          # a turn that never ends: reported with the seed, like a capped game
-        outcome = {"index": index, "seed": seed, "stalled": str(exc), "turns": exc.turn,
-                   "decisions": len(game.state["history"])}
+        outcome = {"index": index, "seed": seed, "stalled": str(exc), "code": exc.code, "turns": exc.turn,
+                   "decisions": len(game.history)}
         if keep_logs:
             outcome["log"] = game_log(game, agents=names)
         return outcome
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
-        outcome = {"index": index, "seed": seed, "error": _RULES.describe(exc)}
+        outcome = {"index": index, "seed": seed, "error": _RULES.describe(exc), "code": getattr(exc, "code", None)}
         if keep_logs and game is not None:
             outcome["log"] = game_log(game, agents=names)
         return outcome
-    result = game.state["result"]
+    result = game.result
     outcome = {"index": index, "seed": seed, "winners": result["winners"], "scores": result["scores"],
-               "reason": result["reason"], "turns": result["turns"], "decisions": len(game.state["history"])}
+               "reason": result["reason"], "turns": result["turns"], "decisions": len(game.history)}
     if keep_logs and result["reason"] == STALLED:
         outcome["log"] = game_log(game, agents=names)
     return outcome
@@ -150,8 +150,8 @@ def summarise(rules, results, players, names, seed) -> dict:
         "turns": _spread([r["turns"] for r in done]), "decisions": _spread([r["decisions"] for r in done]),
         "endings": dict(Counter(r["reason"] for r in done)),
         "stalled": _stalls(results, done),
-        "stall_samples": [{"seed": r["seed"], "why": r["stalled"]} for r in stuck[:10]],
-        "error_samples": [{"seed": r["seed"], "error": r["error"]} for r in errors[:10]],
+        "stall_samples": [{"seed": r["seed"], "code": r.get("code"), "why": r["stalled"]} for r in stuck[:10]],
+        "error_samples": [{"seed": r["seed"], "code": r.get("code") or None, "error": r["error"]} for r in errors[:10]],
         "log_errors": [r["log_error"] for r in results if "log_error" in r],
     }
 

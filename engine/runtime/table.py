@@ -57,7 +57,7 @@ class Table:
     def zone_key(self, value, player) -> str:
         """A zone named in content, made concrete: a per-player zone without a player is `player`'s."""
         if type(value) is not str and not isinstance(value, str):
-            raise ContentError(f"expected a zone, got {value!r}")
+            raise ContentError(f"expected a zone, got {value!r}", code="X107")
         if value in self.state["zones"]:
             return value
         own = self._own_keys.get(value)
@@ -66,7 +66,7 @@ class Table:
             return key if key is not None else f"{value}:{player}"
         if self.rules.zones.get(value, {}).get("owner") == "player":
             return f"{value}:{player}"
-        raise ContentError(f"`{value}` is not a zone")
+        raise ContentError(f"`{value}` is not a zone", code="X107")
 
     def slotted(self, key: str) -> bool:
         """A row with numbered places: its list keeps a None for each empty place."""
@@ -104,7 +104,7 @@ class Table:
         if isinstance(value, str):
             zone = self.state["zones"].get(value)
             if zone is None and self.rules.zones.get(value, {}).get("owner") == "player":
-                raise ContentError(f"the zone `{value}` belongs to each player: write `{value}(me)`")
+                raise ContentError(f"the zone `{value}` belongs to each player: write `{value}(me)`", code="X110")
             if zone is not None:
                 return [x for x in zone if x is not None]
         return [value]
@@ -139,7 +139,7 @@ class Table:
     def set_counter(self, owner, counter_id, value):
         spec = self.rules.counters.get(counter_id)
         if spec is None:
-            raise ContentError(f"`{counter_id}` is not a counter")
+            raise ContentError(f"`{counter_id}` is not a counter", code="X107")
         if spec.get("owner") != "player":
             owner = "table"
         low, high = spec.get("min"), spec.get("max")
@@ -149,7 +149,7 @@ class Table:
             value = min(int(high), value)
         old = self.state["counters"][owner].get(counter_id, 0)
         if spec.get("monotonic") and value < old:
-            raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}")
+            raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}", code="X111")
         self.state["counters"][owner][counter_id] = value
         return value - old
 
@@ -225,7 +225,8 @@ class Table:
             pile = self.rules.zones.get(zone_id, {}).get("discard")
             if pile:
                 return self.zone_key(pile, self.owner_of(card))
-        raise ContentError(f"{self.card_label(card, None)} has no discard pile: give its deck a `discard` zone")
+        raise ContentError(f"{self.card_label(card, None)} has no discard pile: give its deck a `discard` zone",
+                           code="X114")
 
     def public_label(self, values, cards: bool) -> str:
         if not cards:

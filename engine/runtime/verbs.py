@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..dsl_builtins import VERBS
 from .budget import bounded, bounded_int, spend
+from .costs import cost_payable
 from .counter_visibility import read_by_all
 from .errors import ContentError
 from .log_words import MOVE, log_counted, log_together, log_unchanged, seen_by
@@ -19,7 +20,7 @@ def compile_verb(compiler, node):
     _, at, name, args, clauses = node
     spec = VERBS.get(name)
     if spec is None or name not in IMPLEMENTATIONS:
-        raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at)
+        raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at, code="X502")
     params = spec.args[len(spec.args) - len(args):] if len(args) < len(spec.args) and spec.args and \
         not spec.args[0].required else spec.args
     compiled, raw, binds = {}, {}, []
@@ -95,7 +96,7 @@ class Verb:
         return [x for x in c.g.items_of(value) if isinstance(x, int)]
 
     def resume(self, g, c, frame, answer):  # pragma: no cover -- only decision verbs are resumed
-        raise ContentError(f"`{self.name}` asks nothing")
+        raise ContentError(f"`{self.name}` asks nothing", code="X115")
 
 
 class Gain(Verb):
@@ -184,7 +185,7 @@ class Move(Verb):
         if target_value is None:
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
-                raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone")
+                raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
         target = g.zone_key(target_value, player)
         _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, self.word, self.value(c, "at"))
 
@@ -218,7 +219,8 @@ class Give(Verb):
         for card in self.cards(c, self.value(c, "cards")):
             zone = g.state["loc"][card].split(":")[0]
             if g.rules.zones.get(zone, {}).get("owner") != "player":
-                raise ContentError("`give` moves cards between players' zones; this card is in a shared zone")
+                raise ContentError("`give` moves cards between players' zones; this card is in a shared zone",
+                                   code="X115")
             _move_logged(g, [card], f"{zone}:{receiver}", c.me, f"gives {receiver}")
 
 
@@ -281,7 +283,7 @@ class Choose(Verb):
             self.bind(c, None if self.single() else [])
             return None
         if len(candidates) < low:
-            if g.state["attempt"] is not None:
+            if g.attempt is not None:
                 return "fail"
             low = high = len(candidates)
         by = self.value(c, "by") or c.me
@@ -407,7 +409,7 @@ class ChooseSecretly(Verb):
         self.of_cards = options_are_cards(raw, numeric)
 
     def run(self, g, c, frame):
-        from .game import Ctx
+        from .context import Ctx
         players = g.items_of(self.value(c, "players"))
         options: list = []
         allowed: dict[str, list[int]] = {}
@@ -445,7 +447,7 @@ class ChooseSecretly(Verb):
         picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
         self.bind(c, [picked.get(p) for p in wait["players"]])
 
-        everyone = (1 << len(g.state["players"])) - 1     # a card chosen from a hidden place stays "a card"
+        everyone = (1 << len(g.players)) - 1     # a card chosen from a hidden place stays "a card"
         log_together(g, [[p, g.card_label(v, None), seen_by(g, v)] if self.of_cards and type(v) is int   # to
                          else [p, g.label(v), everyone] for p, v in picked.items()])    # whoever cannot see it
 
@@ -494,7 +496,7 @@ class Oracle(Verb):
                     not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights) \
                     or not sum(weights):
                 raise ContentError(f"`oracle` needs one weight (a number, 0 or more, not all 0) per outcome; got "
-                                   f"{len(weights)} for {len(options)} outcomes")
+                                   f"{len(weights)} for {len(options)} outcomes", code="X116")
             probs = [w / sum(weights) for w in weights]
         return {"kind": "oracle", "by": ["chance"], "prompt": self.value(c, "question"), "options": options,
                 "probs": probs, "stream": "oracle"}
@@ -516,7 +518,7 @@ class Perform(Verb):
     def run(self, g, c, frame):
         action = self.value(c, "action")
         if action not in g.rules.actions:
-            raise ContentError(f"`{action}` is not an action")
+            raise ContentError(f"`{action}` is not an action", code="X107")
         key = f"action/{action}/effect"
         if key in g.rules.code:
             g.push(key, self.player(c), self.value(c, "with"))
@@ -535,28 +537,6 @@ class Resolve(Verb):
         for key, card in reversed(keys):
             g.push(key, self.player(c), card)
         return "yield" if keys else None
-
-
-def cost_payable(items, counts, joker=None, n=0) -> bool:
-    """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
-    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers. One
-    pass over the items; without jokers it stops at the first item the cards cannot cover."""
-    with_jokers = bool(joker and n)
-    taken: dict[str, int] = {}
-    short = jokers_named = 0
-    for item in items:
-        if item == joker:              # a joker item is paid with joker cards only
-            jokers_named += 1
-            continue
-        k = taken[item] = taken.get(item, 0) + 1
-        if k > counts.get(item, 0):
-            if not with_jokers:
-                return False
-            short += 1
-    if not with_jokers:
-        return True
-    spare = counts.get(joker, 0) - jokers_named
-    return spare >= 0 and short * n <= spare
 
 
 class PayCost(Verb):
@@ -625,7 +605,7 @@ class PayCost(Verb):
         self._pay(g, wait, wait["choices"][answer], self._available(g, wait))
         outcome = self._next(g, c, frame)
         if outcome == "fail":   # cannot happen: every offered choice keeps the rest payable
-            raise ContentError("the cost can no longer be paid")
+            raise ContentError("the cost can no longer be paid", code="X117")
         return outcome
 
 

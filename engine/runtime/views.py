@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from . import card_details
 from .counter_visibility import counters_seen
+from .state import State
 
 ORIENTATION_WORDS = ["upright", "turned", "reversed"]
 
 
 def player_view(g, player) -> dict:
-    state = g.state
+    state: State = g.state
     zones = {}
     for key, cards in state["zones"].items():
         if key == "_removed":
@@ -42,14 +43,14 @@ def player_view(g, player) -> dict:
         zones[key] = entry
     view = {
         "you": player,
-        "players": list(state["players"]),
-        "turn": {"player": state["turn"]["player"], "number": state["turn"]["number"],
+        "players": list(g.players),
+        "turn": {"player": g.turn_player, "number": g.turn_number,
                  "rounds": g.rules.in_rounds},
         "counters": counters_seen(g, player),          # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "zones": zones,
         "log": g.log_for(player),
-        "result": state["result"],
+        "result": g.result,
         "decision": _decision(g, player),
     }
     view["about"] = card_details.about(g, zones)      # what the terminal shows on `inspect` (card_details.py)
@@ -57,13 +58,12 @@ def player_view(g, player) -> dict:
 
 
 def _decision(g, player):
-    pending = g.state["pending"]
+    pending = g.pending
     if pending is None:
         return None
     if player not in pending["by"]:
         return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
-    from .game import allowed_for
-    legal = allowed_for(pending, player, g._legal(pending))
+    legal = g.legal(player)
     options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)} for key in legal]
     decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
     if pending["kind"] == "action":       # "why can't I?": each action left out, with why (why.py)
@@ -79,12 +79,13 @@ def option_label(g, pending, value, player) -> str:
         return "end turn" if value == "end_turn" else g.label(value)
     if pending.get("cards") and isinstance(value, int) and not isinstance(value, bool):
         label = g.card_label(value, player)
-        zone = g.state["loc"][value]
+        state: State = g.state
+        zone = state["loc"][value]
         if g.can_see(value, player):
-            orient = g.state["orient"][value]
+            orient = state["orient"][value]
             extra = f", {ORIENTATION_WORDS[orient]}" if orient else ""
             return f"{label} ({g.zone_name(zone)}{extra})"
-        cards = [x for x in g.state["zones"][zone] if x is not None]
+        cards = [x for x in state["zones"][zone] if x is not None]
         return f"{label} #{cards.index(value) + 1} in {g.zone_name(zone)}"
     if pending["kind"] == "pay":
         return "3 × " + g.label(value[0]) if isinstance(value, list) else g.label(value)

@@ -13,8 +13,8 @@ import weakref
 from .. import dsl
 from .budget import WORK_BUDGET
 from .codegen import compile_expression
+from .context import Ctx
 from .driver import refusal
-from .game import Ctx
 
 UNDONE_BEFORE = "it was tried from here and cannot be done now"
 _LIMITS = {"once_per_turn": "it may be taken once per turn, and it was taken this turn",
@@ -25,7 +25,7 @@ _CONJUNCTS: dict[int, tuple] = {}      # id(rules) -> (weak reference, {action i
 def unavailable(g, player, legal) -> list[dict]:
     """The actions `player` could take in some other situation but not now, each with why: those the
     menu leaves out, and those it offered whose every way through has failed (undone)."""
-    pending = g.state["pending"]
+    pending = g.pending
     position = {option: key for key, option in enumerate(pending["options"])}
     legal = set(legal)
     undone = g.state.get("undone") or {}
@@ -93,7 +93,7 @@ def failed_step(g, ctx, frame, verb, key, offset) -> str:
 def dead_end(g, prompt) -> str:
     """Why an action stops at a question none of whose answers can be carried out: the failure found last
     on the way there, else the question itself."""
-    attempt = g.state["attempt"]
+    attempt = g.attempt
     last = (g.state.get("undone") or {}).get(attempt["action"]) if attempt else None
     return last or f'no answer to "{prompt}" can be carried out'
 

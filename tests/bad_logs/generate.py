@@ -19,6 +19,8 @@ from engine.runtime import rules as pack_rules, session  # noqa: E402
 from engine.runtime.game import Game  # noqa: E402
 
 SEED, PLAYERS = 2, 2
+HEADER = ("# FILE  CODE  FRAGMENT: `knap replay FILE --pack toy` exits 1 with one line on stderr that names the runtime\n"
+          "# error CODE and contains FRAGMENT, then the code's hint. Written by generate.py; see README.md.\n")
 
 
 def _games():
@@ -283,6 +285,20 @@ def cases():
     return out
 
 
+def code_of(path: Path) -> str:
+    """The runtime error code `knap replay PATH --pack toy` names (docs/runtime-errors.md), or `-`."""
+    import contextlib
+    import io
+    import re
+
+    from engine.cli import main as knap
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        knap(["replay", str(path), "--pack", str(HERE / "toy")])
+    found = re.search(r": (X\d{3}) ", err.getvalue().split("\n")[0])
+    return found.group(1) if found else "-"
+
+
 def main():
     lines = []
     made = cases()
@@ -294,10 +310,8 @@ def main():
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
-        lines.append(f"{name}  {fragment}")
-    (HERE / "expected.txt").write_text(
-        "# FILE  FRAGMENT: `knap replay FILE --pack toy` exits 1 with one line on stderr containing FRAGMENT.\n"
-        "# Written by generate.py; see README.md.\n" + "\n".join(lines) + "\n", encoding="utf-8")
+        lines.append(f"{name}  {code_of(path)}  {fragment}")
+    (HERE / "expected.txt").write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} cases written to {HERE}")
 
 

@@ -1,0 +1,200 @@
+"""Running effects: the frames on the state's stack, the answers that resume them, and the loop that
+goes on until someone must decide.
+
+`advance` is the loop: answer what has only one possible answer, run the innermost frame, else let the
+turn driver (driver.py) say what comes next. A frame runs as its lowered Python (lowering.py) from the
+step it is at, else step by step here (`interpret`, the reference the lowered functions follow). An
+answer (`answer`) resumes the verb that asked it (verbs.py), or starts the action chosen from the menu.
+`Game` binds these functions as its methods (`g._advance()`, `g.push(...)`): the hot path
+`apply -> _answer -> _advance -> _run_frame` pays no extra call.
+"""
+from __future__ import annotations
+
+from . import lowering
+from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
+from .context import Ctx
+from .driver import start_action, step as driver_step
+from .errors import ContentError, GameError
+from .protocol import CHANCE, allowed_for
+from .state import State
+from .undo import fail, legal_options
+from .why import dead_end
+
+MAX_FRAMES = 64                # effects performing effects
+
+
+def push(g, code_key: str, me, card=None, env=None):
+    """Start an effect: a new frame on top of the stack, run by `advance`."""
+    if len(g.state["stack"]) >= MAX_FRAMES:
+        raise ContentError(f"effects perform each other more than {MAX_FRAMES} deep", code_key, code="X104")
+    g.state["stack"].append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card,
+                             "wait": None})
+
+
+def answer(g, player, option):
+    """One player's answer to the pending decision: kept until everyone who answers at once has, then
+    given to the verb that asked (or, on the turn's menu, the action it names is started)."""
+    state: State = g.state
+    pending = state["pending"]
+    if len(pending["by"]) > 1 or pending.get("answers") is not None:
+        pending.setdefault("answers", {})[player] = option
+        pending["by"] = [p for p in pending["by"] if p != player]
+        if pending["by"]:
+            return
+        given = [pending["answers"][p] for p in pending["order"]]
+        if state["attempt"] is not None:
+            state["attempt"]["path"].append(",".join(map(str, given)))
+            state["attempt"]["counts"].append(-1)      # answers of several players: never pruned
+        state["pending"] = None
+        frame = state["stack"][-1]
+        resume_verb(g, frame, g.rules.code[frame["code"]].steps[frame["pc"]], given)
+        return
+    state["pending"] = None
+    if state["attempt"] is not None:
+        state["attempt"]["path"].append(option)
+        state["attempt"]["counts"].append(len(pending["options"]))
+    if pending["kind"] == "action":
+        start_action(g, pending["options"][option], pending, option)
+        return
+    frame = state["stack"][-1]
+    step = g.rules.code[frame["code"]].steps[frame["pc"]]
+    resume_verb(g, frame, step, option)
+
+
+def resume_verb(g, frame, step, given):
+    """The verb the innermost frame waits at takes the answer; it finishes or asks again."""
+    ctx = Ctx(g, frame["env"], frame["me"], frame["card"])
+    code = g.rules.code[frame["code"]]
+    try:
+        pending = step[1].resume(g, ctx, frame, given)
+    except ContentError as exc:
+        if not exc.code_key:
+            exc.code_key, exc.offset = code.key, code.offsets[frame["pc"]]
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        raise ContentError(f"this cannot be done with these values ({exc})", code.key,
+                           code.offsets[frame["pc"]], code="X106") from None
+    if pending is None:
+        frame["wait"] = None
+        frame["pc"] += 1
+    else:
+        g.state["pending"] = pending
+
+
+def run_frame(g):
+    """Run the innermost effect until it ends or waits: its lowered Python (lowering.py) from the step
+    its frame is at, else (no such function, or near the step budget) step by step."""
+    frame = g.state["stack"][-1]
+    code = g.rules.code[frame["code"]]
+    entries = code.entries
+    if entries is None:
+        entries = code.entries = {}
+    pc = frame["pc"]
+    try:
+        run = entries[pc]
+    except KeyError:
+        run = entries[pc] = lowering.entry(code, pc)
+    if run is not None and run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
+        return
+    interpret(g, frame, code)
+
+
+def interpret(g, frame, code):
+    """The effect's steps one by one, from where its frame is: the reference the lowered functions
+    follow, and what runs frames saved at a step no function starts from."""
+    state: State = g.state
+    steps = code.steps
+    ctx = Ctx(g, frame["env"], frame["me"], frame["card"])
+    env = frame["env"]
+    while True:
+        pc = frame["pc"]
+        if pc >= len(steps):
+            state["stack"].pop()
+            return
+        state["steps"] += 1
+        if state["steps"] > STEP_BUDGET:
+            raise ContentError(f"the effect ran more than {STEP_BUDGET} steps without a decision",
+                               code.key, code.offsets[pc], code="X105")
+        step = steps[pc]
+        op = step[0]
+        try:
+            if op == "verb":
+                outcome = step[1].run(g, ctx, frame)
+                if outcome is None:
+                    frame["pc"] = pc + 1
+                    continue
+                lowering.stopped(g, frame, ctx, code, pc, outcome)   # failed, yielded or asks
+                return
+            if op == "let":
+                value = step[2](ctx)
+                if type(value) is int and not -MAX_INT <= value <= MAX_INT:
+                    bounded_int(value)
+                env[step[1]] = value
+            elif op == "unless":
+                if not step[1](ctx):
+                    frame["pc"] = step[2]
+                    continue
+            elif op == "jump":
+                frame["pc"] = step[1]
+                continue
+            elif op == "repeat_init":
+                count = step[2](ctx)
+                env[step[1]] = max(0, int(count or 0))
+            elif op == "repeat_next":
+                if env[step[1]] <= 0:
+                    frame["pc"] = step[2]
+                    continue
+                env[step[1]] -= 1
+            elif op == "for_init":
+                items = g.items_of(step[2](ctx))
+                spend(g, len(items))
+                env[step[1]] = [items, 0]
+            elif op == "for_next":
+                items, i = env[step[1]]
+                if i >= len(items):
+                    frame["pc"] = step[3]
+                    continue
+                env[step[2]] = items[i]
+                env[step[1]][1] = i + 1
+            elif op == "stop":
+                state["stack"].pop()
+                return
+        except ContentError as exc:
+            if not exc.code_key:
+                exc.code_key, exc.offset = code.key, code.offsets[pc]
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # content combined values in a way no check caught: an error at its line, not a traceback
+            raise ContentError(f"this cannot be done with these values ({exc})", code.key,
+                               code.offsets[pc], code="X106") from None
+        frame["pc"] = pc + 1
+
+
+def advance(g):
+    """Run until someone must decide or the game is over."""
+    state: State = g.state
+    state["steps"] = 0
+    while state["stage"] != "over":
+        pending = state["pending"]
+        if pending is not None:
+            legal = legal_options(g, pending)
+            if not legal:
+                if state["attempt"] is not None:
+                    fail(g, dead_end(g, pending.get("prompt", "")))
+                    continue
+                raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
+            if len(legal) == 1 and pending["by"] != [CHANCE] and len(pending["by"]) == 1 \
+                    and pending["kind"] not in ("ask", "invite", "action"):
+                answer(g, pending["by"][0], legal[0])
+                continue
+            if pending["kind"] in ("secret", "bid"):   # those with one possible answer give it at once
+                forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, legal)) == 1]
+                if forced:
+                    for player, option in forced:
+                        answer(g, player, option)
+                    continue
+            return
+        if state["stack"]:
+            run_frame(g)
+            continue
+        driver_step(g)

@@ -1,0 +1,54 @@
+"""How well a player is doing, for the bots that look ahead (agents.py): the margin over the best other
+player were the game to end now, and the progress towards an end for games with no score."""
+from __future__ import annotations
+
+from .budget import WORK_BUDGET
+from .context import Ctx
+from .errors import ContentError, GameError
+
+DECIDED = 1_000                # what a won (or lost) game is worth to `projected_margin`, beyond any score
+
+
+def projected_margin(g, player, *, in_place: bool = False) -> int:
+    """The player's score minus the best other score, were the game to end now (the pack's end
+    scoring included): a game-independent measure of how well a player is doing. `in_place`: end this
+    very game instead of a copy, for a game thrown away afterwards (a bot's imagined game): the same
+    number without the cost of a clone. A pack with no score counter ends with no scores
+    (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
+    counter = g.rules.score_counter
+    over = g.over
+    scores = (g.state["result"] or {}).get("scores") if over else None
+    if not over and counter:
+        now = {p: g.counter(p, counter) for p in g.state["players"]}
+        finished = g if in_place else g.clone()
+        finished.work = WORK_BUDGET
+        state = finished.state
+        state["stack"], state["pending"], state["attempt"] = [], None, None
+        state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
+        state["stage"] = "game_end"
+        try:
+            finished._advance()      # stops early if the scoring asks a question: the score before it is used
+            scores = (finished.state["result"] or {}).get("scores")
+        except (ContentError, GameError):
+            pass
+        scores = scores or now
+    if not scores:
+        scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
+    others = [v for p, v in scores.items() if p != player]
+    margin = scores.get(player, 0) - (max(others) if others else 0)
+    if over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
+        winners = g.state["result"]["winners"]
+        margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
+    return margin
+
+
+def progress(g) -> dict:
+    """Each player's progress towards the end rules that declare one (`progress:`), for games with no
+    score: how a bot that looks ahead compares positions. Empty when no end rule declares it."""
+    keys = [f"end/{rule['id']}/progress" for rule in g.rules.ends
+            if f"end/{rule['id']}/progress" in g.rules.code]
+    if not keys:
+        return {}
+    g.work = WORK_BUDGET
+    return {p: sum(int(g.rules.code[k](Ctx(g, {}, p, None)) or 0) for k in keys)
+            for p in g.state["players"]}
