@@ -25,14 +25,19 @@ def tiny_manifest(pack_id: str = "tiny") -> str:
     return f"kind: pack\nid: {pack_id}\nname: {pack_id.title()}\nversion: 1.0.0\nplayers: {{min: 1, max: 2}}\n"
 
 
+def goal_end(goal="3", counter: str = "vp") -> str:
+    """An end rule document: the game ends as soon as a player has `goal` of `counter`; most wins."""
+    return (f"kind: end\nid: goal\nname: Goal\ntrigger: me.{counter} >= {goal}\nthen: immediate\nresult: most\n"
+            f"counter: {counter}\n")
+
+
 def one_action_rules(effect: str, *, goal="3", action: str = "", before: str = "", extra: str = "") -> str:
     """The rules of a pack whose one action `act` does `effect`: a `vp` counter and an end at `goal` vp;
     `action` adds lines to the action, `before` and `extra` add documents before and after."""
     body = "\n".join("  " + line for line in effect.splitlines())
     return (before + ("---\n" if before else "")
             + "kind: counter\nid: vp\nname: VP\nowner: player\n---\n"
-            + f"kind: end\nid: goal\nname: Goal\ntrigger: me.vp >= {goal}\nthen: immediate\nresult: most\n"
-            + "counter: vp\n---\n"
+            + goal_end(goal) + "---\n"
             + "kind: action\nid: act\nname: Act\n" + (action + "\n" if action else "") + f"effect: |\n{body}\n"
             + (f"---\n{extra}" if extra else ""))
 

@@ -12,12 +12,16 @@ class Watch:
     With `by_the_rules` (the default) it keeps a copy of the game that only the rules move: every answer
     the game was given is applied to the copy too, and the two must agree after every step."""
 
-    def __init__(self, game, *, by_the_rules: bool = True):
+    def __init__(self, game, *, by_the_rules: bool = True, rules_copy=None):
+        """`rules_copy`: the copy to keep instead of a clone of `game` (the soak passes the game its log,
+        still empty, replays to, so that the copy is the log replayed answer by answer)."""
         self.scores = check(game)
         self.pack_checks = pack_invariants.checks_for(game)
         for pack_check in self.pack_checks:
             pack_check(game)
-        self.rules_copy = game.clone() if by_the_rules else None
+        if rules_copy is not None:
+            assert rules_copy.state_hash() == game.state_hash(), "the copy does not start where the game does"
+        self.rules_copy = (rules_copy or game.clone()) if by_the_rules else None
 
     def __call__(self, game):
         self.scores = check(game, self.scores)

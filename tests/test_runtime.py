@@ -332,3 +332,55 @@ def test_engine_knows_no_game():
     for path in (ROOT / "engine").rglob("*"):
         if path.is_file() and path.suffix in (".py", ".lark", ".json", ".md", ".txt", ""):
             assert not words.search(path.read_text(encoding="utf-8", errors="replace")), path
+
+
+TWO_CARDS = """kind: zone
+id: deck
+name: Deck
+type: deck
+---
+kind: card
+id: axe
+name: Axe
+type: technology
+deck: deck
+stats: {vp: 1}
+---
+kind: card
+id: bow
+name: Bow
+type: technology
+deck: deck
+stats: {vp: 5}
+"""
+
+
+@pytest.mark.parametrize("number", ["0 - 1", "0 - 2", "2", "7"])
+def test_a_number_that_is_no_card_is_an_error_never_another_card(make_pack, number):
+    """Card numbers run from 0 to N-1. `(0 - 1).vp` used to read the last card's vp (a Python list index from
+    the end): every number outside the range is now an error that names the range."""
+    rules = load(make_pack({"rules.yaml": one_action_rules(f"gain ({number}).vp vp", extra=TWO_CARDS)},
+                           manifest=tiny_manifest()))
+    game = Game.new(rules, 1, 0)
+    with pytest.raises(ContentError) as caught:
+        _act(game)
+    assert caught.value.code == "X106" and "numbered 0 to 1" in str(caught.value)
+    assert game.state["counters"]["P1"]["vp"] == 0
+
+
+def test_a_card_number_in_range_still_reads_its_card(make_pack):
+    rules = load(make_pack({"rules.yaml": one_action_rules("gain (1).vp vp\ngain (0).vp vp", goal="9",
+                                                           extra=TWO_CARDS)}, manifest=tiny_manifest()))
+    game = Game.new(rules, 1, 0)
+    _act(game)
+    assert game.state["counters"]["P1"]["vp"] == 6
+
+
+def test_the_table_refuses_a_negative_card_number(make_pack):
+    rules = load(make_pack({"rules.yaml": one_action_rules("gain 1 vp", extra=TWO_CARDS)}, manifest=tiny_manifest()))
+    game = Game.new(rules, 1, 0)
+    assert game.card_def(1)["id"] == "bow"
+    for number in (-1, 2):
+        with pytest.raises(ContentError) as caught:
+            game.card_def(number)
+        assert caught.value.code == "X106"

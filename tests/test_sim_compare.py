@@ -214,3 +214,11 @@ def test_games_that_end_in_an_error_exit_1_and_are_shown(knap, tmp_path, monkeyp
     comparison = json.loads((tmp_path / "c.json").read_text())
     assert comparison["differences"]["errors"] == {"a": 0, "b": 2, "difference": 2}
     assert comparison["b"]["played"] == 0 and comparison["differences"]["turns"]["difference"] is None
+
+
+@pytest.mark.parametrize("values, median", [([11, 20, 80, 86], 50), ([86, 11, 80, 20], 50), ([1, 2], 1.5),
+                                            ([7], 7), ([3, 1, 2], 2), ([10**400, 10**400 + 2], 10**400 + 1)])
+def test_the_median_of_an_even_count_is_the_mean_of_the_two_middle_values(values, median):
+    """A summary's median is what `statistics.median` says (4 games of 11, 20, 80 and 86 rounds: 50, not 80),
+    and stays exact for numbers too large for a float."""
+    assert sim._spread(values)["median"] == median

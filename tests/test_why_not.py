@@ -8,7 +8,7 @@ Generic behaviour is checked on a small pack written here; the rulebook cases on
 from __future__ import annotations
 
 import pytest
-from conftest import MINIMAL_RULES
+from conftest import MINIMAL_RULES, goal_end
 from scenario import answer, clear, ids, new_game, put, ready, set_counter
 
 from engine.runtime.game import Game
@@ -27,14 +27,7 @@ name: Action points
 owner: player
 start: 1
 ---
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 30
-then: immediate
-result: most
-counter: vp
----
+""" + goal_end(30) + """---
 kind: action
 id: costly
 name: Costly
@@ -232,3 +225,64 @@ def test_exploring_a_terrain_with_no_card_left_is_undone_in_the_authors_words():
     assert g.view("P1")["log"][-1] == ("Explore Terrain undone: That terrain has no card left, in its deck or "
                                        "its discard pile")
     assert g.view("P2")["log"][-1] == "P1 takes back Explore Terrain"
+
+
+# ---------------------------------------------------------------------------------------------- hidden counters
+_SECRET_RULES = MINIMAL_RULES + """---
+kind: counter
+id: coins
+name: Coins
+owner: player
+visibility: owner
+start: 2
+---
+kind: counter
+id: bag
+name: Bag
+owner: table
+visibility: hidden
+start: 4
+---
+""" + goal_end(30) + """---
+kind: action
+id: rob
+name: Rob
+effect: pay 5 coins for next_player(me)
+---
+kind: action
+id: spend
+name: Spend
+effect: pay 5 coins
+---
+kind: action
+id: dig
+name: Dig
+cost: {bag: 9}
+effect: gain 1 vp
+---
+kind: action
+id: buy
+name: Buy
+cost: {coins: 3}
+effect: gain 1 vp
+"""
+
+
+@pytest.fixture
+def secret_game(make_pack):
+    return Game.new(load(make_pack({"rules.yaml": _SECRET_RULES}, manifest=_PACK)), 2, 0)
+
+
+def test_why_never_tells_a_counter_its_reader_may_not_read(secret_game):
+    """docs/runtime.md, hidden counters: a player reads their own face-down coins, not another's, and nobody
+    reads the bag. "Why can't I?" used to quote the number all the same ("P2 has 2", "you have 4" of the
+    bag); it now says only that the amount falls short, and still quotes what the reader may read."""
+    g = secret_game
+    out = unavailable(g)
+    assert out["dig"]["why"] == "it costs 9 Bag and you have fewer"              # the bag: nobody reads it
+    assert out["buy"]["why"] == "it costs 3 Coins and you have 2"                # my own coins: I read them
+    take(g, "rob")
+    assert g.view("P1")["log"][-1] == "Rob undone: it takes 5 Coins and P2 has fewer"
+    assert "P2 has 2" not in " ".join(g.view("P1")["log"]) + str(unavailable(g))
+    take(g, "spend")
+    assert g.view("P1")["log"][-1] == "Spend undone: it takes 5 Coins and you have 2"

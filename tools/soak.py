@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import invariants  # noqa: E402
 from engine.packs import resolve_target  # noqa: E402
-from engine.runtime import rules as rules_module, session  # noqa: E402
+from engine.runtime import persist, rules as rules_module, session  # noqa: E402
 from engine.runtime.game import Game  # noqa: E402
 
 RULES = None
@@ -35,18 +35,28 @@ RULES = None
 
 def one(args):
     """One game: invariants after every decision, the log replayed, and at one seeded decision the game
-    saved, loaded and continued with the same answers, which must end in the same state."""
+    saved, loaded and continued with the same answers, which must end in the same state.
+
+    The log is replayed alongside the game rather than after it: the watch's copy that only the rules move
+    starts as the game the log replays to (`session.replay` of the log before its first answer: the same
+    checks and the same new game), and is given the log's answers one by one, as `replay` gives them. At
+    the end the log (checked against its schema, as a file would be) must hold exactly the answers the copy
+    was given, and its final hash must be the copy's: one game played fewer than replaying afterwards."""
     players, seed = args
     import random
     try:
         game = Game.new(RULES, players, seed)
         rnd = random.Random(seed)
-        watch = invariants.Watch(game)
+        watch = invariants.Watch(game, rules_copy=session.replay(RULES, _as_read(session.game_log(game))))
         decisions = session.play_randomly(game, rnd, after=watch, limit=1 + seed % 150)
         saved = (game.save(), rnd.getstate())
         decisions += session.play_randomly(game, rnd, after=watch)
-        replayed = session.replay(RULES, session.game_log(game))
-        assert replayed.state_hash() == game.state_hash(), "the log does not replay to the same state"
+        log = _as_read(session.game_log(game))
+        persist.check_log(log)
+        replayed = watch.rules_copy
+        assert log["decisions"] == replayed.history, "the log's answers are not those the game was given"
+        assert replayed.state_hash() == log["final_hash"] == game.state_hash(), \
+            "the log does not replay to the same state"
         loaded = Game.load(RULES, saved[0])
         again = random.Random()
         again.setstate(saved[1])
@@ -55,6 +65,11 @@ def one(args):
         return players, seed, None, game.state["result"]["reason"], decisions, game.state["result"]["turns"]
     except Exception as exc:  # noqa: BLE001
         return players, seed, f"seed {seed}: {type(exc).__name__}: {exc}", None, 0, 0
+
+
+def _as_read(log: dict) -> dict:
+    """The log as `knap replay` reads it from a file: JSON text parsed again, nothing shared with the game."""
+    return json.loads(json.dumps(log))
 
 
 def recorded(path: Path | None, pack: str) -> dict:

@@ -132,7 +132,7 @@ def compiled(source: str, filename: str):
     return compile(source, filename, "exec")
 
 
-def _local(name):
+def local_unset(name):
     raise ContentError(f"`{name}` has no value here yet", code="X109")
 
 
@@ -180,7 +180,7 @@ def function_caller(rules, name: str, table: str, compile_body):
 
 _HELPERS = {
     "_num": _num, "_add": _add, "_sub": _sub, "_div": _div, "_mod": _mod, "_index": _index,
-    "_mul": _mul, "_eq": _eq, "_each": _each, "_built": _built,
+    "_mul": _mul, "_eq": _eq, "_each": _each, "_built": _built, "_local": local_unset,
     "_lt": _ordered(int.__lt__), "_le": _ordered(int.__le__), "_gt": _ordered(int.__gt__),
     "_ge": _ordered(int.__ge__), "ContentError": ContentError, "_PYTHON_ERRORS": _PYTHON_ERRORS,
 }
@@ -376,6 +376,4 @@ def weight(node) -> int:
 
 def compile_expression(rules, key: str, node, scope):
     """A Python function of the evaluation context computing the expression `node` (lowered DSL)."""
-    compiler = ExpressionCompiler(rules, key, scope)
-    compiler.namespace["_local"] = _local
-    return compiler.compile(node)
+    return ExpressionCompiler(rules, key, scope).compile(node)

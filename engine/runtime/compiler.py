@@ -10,7 +10,7 @@ plain data too: numbers, booleans, ids (text), card numbers (int), players ("P1"
 from __future__ import annotations
 
 from .. import dsl
-from .codegen import compile_expression
+from .exists import compile_expression
 from .errors import ContentError
 
 
@@ -123,7 +123,7 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def expr(self, node):
-        """A Python function of the evaluation context (see codegen.py)."""
+        """A Python function of the evaluation context (codegen.py; "is X empty?" stops early: exists.py)."""
         return compile_expression(self.rules, self.key, node, frozenset(self.scope))
 
 

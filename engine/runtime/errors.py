@@ -20,6 +20,12 @@ class ContentError(Exception):
         return hint_for(self.code)
 
 
+def not_a_card(number: int, cards: int) -> ContentError:
+    """A number read as a card that no card has (a game's cards are numbered 0 to `cards` - 1); a negative
+    one must not be read as a list index from the end, which would give another card."""
+    return ContentError(f"{number} is not a card: this game's cards are numbered 0 to {cards - 1}", code="X106")
+
+
 class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue; `code` says which (error_codes.py)."""
 

@@ -1,11 +1,13 @@
 """Conditions that ask "is there some X?" compiled to stop at the first X that qualifies.
 
-`count(X) > 0` (also `>= 1`, `!= 0`, `= 0`, `< 1`, `<= 0`, either way round) needs only to know whether X
-is empty. When X is a `where`, or a pack function whose body is one (through functions calling functions),
-the condition becomes Python's `any(...)` over the same items with the same test, instead of a list built
-in full and then counted. Everything else compiles exactly as codegen.py compiles it, so the answer is the
-same: only the cards after the first that qualifies are no longer examined. The turn menu (driver.py)
-uses this for `available:` texts; the compiled code lives on the ruleset, built once per pack.
+`count(X) > 0` (also `>= 1`, `!= 0`, `= 0`, `< 1`, `<= 0`, either way round) and `empty(X)` need only to
+know whether X is empty. When X is a `where`, a pack function whose body is one (through functions
+calling functions), or lists of those joined with `+`, the condition becomes Python's `any(...)` over the
+same items with the same test (`A + B`: A's, then B's), instead of a list built in full and then counted.
+Everything else compiles exactly as codegen.py compiles it, so the answer is the same: only the cards after
+the first that qualifies are no longer examined, and less work is charged for them. Every expression of a
+pack is compiled this way (`compile_expression`): the menu's `available:` texts, end triggers, effects and
+functions alike.
 """
 from __future__ import annotations
 
@@ -30,6 +32,12 @@ def compile_condition(rules, key: str, text: str):
     return ExistsCompiler(rules, key, frozenset()).compile(ir)
 
 
+def compile_expression(rules, key: str, node, scope):
+    """A Python function of the evaluation context computing the expression `node` (lowered DSL), as
+    codegen.py compiles it but for "X is (not) empty", which stops at X's first item."""
+    return ExistsCompiler(rules, key, scope).compile(node)
+
+
 class ExistsCompiler(ExpressionCompiler):
     """codegen's compiler, with "X is (not) empty" compiled to `any(...)` where X allows it."""
 
@@ -42,8 +50,16 @@ class ExistsCompiler(ExpressionCompiler):
             return test if not_empty else f"(not {test})"
         return super()._x_cmp(node)
 
+    def _x_call(self, node):
+        _, _, name, args = node
+        if name == "empty" and len(args) == 1 and _can_short_cut(self.rules, args[0], set()):
+            return f"(not {self._exists(args[0])})"
+        return super()._x_call(node)
+
     def _exists(self, node) -> str:
         """Source of "the list `node` has an item": `node` passed _can_short_cut."""
+        if node[0] == "op":                 # A + B, two lists: A has an item, or else B has
+            return f"({self._exists(node[3])} or {self._exists(node[4])})"
         if node[0] == "where":
             source = self.src(node[2])
             item = f"_i{len(self.items)}"
@@ -76,6 +92,8 @@ def _can_short_cut(rules, node, seen: set) -> bool:
     body is such (a function that calls itself on the way is left as it is)."""
     if node[0] == "where":
         return True
+    if node[0] == "op":                     # `+` of two such lists is a list (numbers are never `where`s)
+        return node[2] == "+" and _can_short_cut(rules, node[3], seen) and _can_short_cut(rules, node[4], seen)
     if node[0] != "call" or node[2] in functions.BUILTINS or node[2] not in rules.functions or node[2] in seen:
         return False
     body = _function_body(rules, node[2])

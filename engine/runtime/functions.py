@@ -8,6 +8,7 @@ from __future__ import annotations
 from .budget import out_of_work, spend
 from .places import room
 from .costs import cost_payable
+from .errors import not_a_card
 
 MAX_NUMBERS = 1000
 
@@ -282,12 +283,17 @@ def field_getter(name: str):
 
     def get(g, value):
         if type(value) is int:
-            if card_builtin is not None:
-                return card_builtin(g, value)
-            if by_number[0] is not g.rules:
-                by_number[1] = g.rules.card_values(name)
-                by_number[0] = g.rules
-            return by_number[1][value]
+            if value < 0:           # a list index from the end would read another card's field
+                raise not_a_card(value, len(g._card_defs))
+            try:
+                if card_builtin is not None:
+                    return card_builtin(g, value)
+                if by_number[0] is not g.rules:
+                    by_number[1] = g.rules.card_values(name)
+                    by_number[0] = g.rules
+                return by_number[1][value]
+            except IndexError:
+                raise not_a_card(value, len(g._card_defs)) from None
         if value is None:
             return None
         if isinstance(value, str):

@@ -108,7 +108,22 @@ def _spread(values):
         mean, sd = round(statistics.fmean(values), 2), round(statistics.pstdev(values), 2)
     except OverflowError:       # numbers beyond a float: the exact ones are still shown
         mean = sd = None
-    return {"mean": mean, "sd": sd, "min": ordered[0], "median": ordered[len(ordered) // 2], "max": ordered[-1]}
+    return {"mean": mean, "sd": sd, "min": ordered[0], "median": _median(ordered), "max": ordered[-1]}
+
+
+def _median(ordered: list[int]) -> int | float:
+    """The middle value, or the mean of the two middle values of an even count (as `statistics.median`),
+    whole when it is whole; exact for numbers too large for a float."""
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    total = ordered[middle - 1] + ordered[middle]
+    if total % 2 == 0:
+        return total // 2
+    try:
+        return total / 2
+    except OverflowError:
+        return total // 2
 
 
 def _stalls(results, done) -> dict:

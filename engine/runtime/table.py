@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import ContentError
+from .errors import ContentError, not_a_card
 from .layout import (OWNER, PUBLIC, TOP, card_names, cards_by_number, id_names, is_slotted, keys_of, name_of,
                      sight_of, zone_def_of, zone_layout)
 from .log_words import lines_for
@@ -38,6 +38,8 @@ class Table:
     # ------------------------------------------------------------------ helpers the DSL uses
     def card_def(self, card) -> dict:
         if type(card) is int:
+            if not 0 <= card < len(self._card_defs):
+                raise not_a_card(card, len(self._card_defs))
             return self._card_defs[card]
         return self.rules.cards[self.rules.instances[card]] if isinstance(card, int) else self.rules.cards[card]
 

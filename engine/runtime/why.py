@@ -14,6 +14,7 @@ from .. import dsl
 from .budget import WORK_BUDGET
 from .codegen import compile_expression
 from .context import Ctx
+from .counter_visibility import can_read
 from .driver import refusal
 
 UNDONE_BEFORE = "it was tried from here and cannot be done now"
@@ -58,7 +59,7 @@ def refused_in_words(g, action_id, me, refused) -> str:
         return _LIMITS[refused[1]]
     if kind == "cost":
         _, counter, amount, have = refused
-        return f"it costs {amount} {_counter_name(g, counter)} and you have {have}"
+        return f"it costs {amount} {_counter_name(g, counter)} and you have {_how_many(g, counter, me, me, have)}"
     if action.get("why_not"):
         return str(action["why_not"])
     return _not_met(_first_false(g, action_id, me))
@@ -76,7 +77,8 @@ def failed_step(g, ctx, frame, verb, key, offset) -> str:
     if isinstance(verb, verbs.Pay):
         amount, counter, player = int(verb.value(ctx, "amount") or 0), verb.value(ctx, "counter"), verb.player(ctx)
         who = "you have" if player == ctx.me else f"{player} has"
-        return f"it takes {amount} {_counter_name(g, counter)} and {who} {g.counter(player, counter)}"
+        have = _how_many(g, counter, player, ctx.me, g.counter(player, counter))
+        return f"it takes {amount} {_counter_name(g, counter)} and {who} {have}"
     if isinstance(verb, verbs.PayCost) and frame.get("wait"):
         wait = frame["wait"]
         return f"the cost ({g.label(wait['cost'])}) cannot be paid from {g.zone_name(wait['source'])}"
@@ -101,6 +103,14 @@ def dead_end(g, prompt) -> str:
 # ---------------------------------------------------------------- the text of conditions
 def _not_met(text: str) -> str:
     return f"the condition `{text}` is not met" if text else "it cannot be done this way"
+
+
+def _how_many(g, counter, holder, reader, have) -> str:
+    """`have`, the amount `holder` has of `counter`, as `reader` may know it: the number only when the
+    reader may read that counter (counter_visibility.py); a counter read by nobody, or another player's
+    face-down tokens, is "fewer" (that the payment falls short is all the refusal itself tells)."""
+    owner = holder if g.rules.counters.get(counter, {}).get("owner") == "player" else "table"
+    return str(have) if can_read(g.rules, counter, owner, reader) else "fewer"
 
 
 def _counter_name(g, counter) -> str:
