@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -35,7 +36,8 @@ def _ask(view, answers: str):
 
 @pytest.fixture(scope="module")
 def packs():
-    return {name: rules_module.load(REPO / "content" / name) for name in ("cro-magnon", "neolithibum")}
+    return {name: rules_module.load(REPO / "content" / name)
+            for name in ("cro-magnon", "neolithibum", "stone-age", "stone-age-mammoth-herd")}
 
 
 def _mid_game_views(rules, players: int, seeds, from_turn: int):
@@ -58,10 +60,14 @@ def _mid_game_views(rules, players: int, seeds, from_turn: int):
             game.apply(legal[rnd.randrange(len(legal))], player)
 
 
-@pytest.mark.parametrize("pack, players, from_turn", [("cro-magnon", 4, 40), ("neolithibum", 5, 5)])
+@pytest.mark.parametrize("pack, players, from_turn", [("cro-magnon", 4, 40), ("neolithibum", 5, 5),
+                                                    ("stone-age", 4, 3), ("stone-age-mammoth-herd", 3, 3),
+                                                    ("stone-age-mammoth-herd", 4, 6)])
 def test_the_board_and_its_question_fit_an_80x24_terminal(packs, pack, players, from_turn):
-    """Mid-game at the pack's largest table: title, shared zones, one line per player, the log's tail,
-    the question and the input line take at most 24 lines of 80 columns (the board scrolled off before)."""
+    """Mid-game at the pack's largest table: title, shared zones, the players, the log's tail, the question
+    and the input line take at most 24 lines of 80 columns (the board scrolled off before). A board too
+    tall for the terminal (Stone Age's places and piles) cuts its shared zones, saying so, and keeps the
+    players whole: the person's own counters are all on screen, each label with its value."""
     shown = 0
     for view in _mid_game_views(packs[pack], players, (1, 2, 3), from_turn):
         _, screen = _ask(view, "q\n")
@@ -70,8 +76,25 @@ def test_the_board_and_its_question_fit_an_80x24_terminal(packs, pack, players, 
         assert all(len(line.rstrip()) <= WIDTH for line in lines), screen
         assert " ".join(view["decision"]["prompt"].split()) in " ".join(screen.split())    # wrapped, whole
         assert "you are" in lines[0]
+        me = view["you"]
+        mine = next(i for i, line in enumerate(lines) if line.startswith(f"{me} (you)"))
+        for counter, value in view["counters"][me].items():
+            label = view.get("counter_labels", {}).get(counter) or view["counter_names"][counter]
+            assert label in screen, (label, screen)
+            assert re.search(rf"{re.escape(label)}\s+{re.escape(str(value))}\b", " ".join(lines[mine:mine + 4])) \
+                or _in_table_column(lines, mine, label, str(value)), (label, value, screen)
         shown += 1
     assert shown >= 6
+
+
+def _in_table_column(lines, row: int, label: str, value: str) -> bool:
+    """Whether the players' table (header line above the first player's) has `label` as a column head and
+    `value` in the person's row under it, right-aligned as numbers are."""
+    header = next((line for line in reversed(lines[:row]) if line.startswith("player ")), None)
+    if header is None or label not in header:
+        return False
+    end = header.index(label) + len(label)
+    return lines[row][:end].rstrip().endswith(value)
 
 
 def test_the_goal_is_on_the_board(packs):

@@ -26,6 +26,7 @@ HELP = [
     ("q", "quit (so do Ctrl-C and the end of input)"),
 ]
 GAP = "   "                  # between two zones sharing a line of the board
+QUESTION_ROOM = 6            # lines a question keeps under a board too tall for the terminal
 _NUMBER = re.compile(r"-?\d+")
 
 
@@ -108,7 +109,13 @@ def _title(view, spectator: bool, width: int) -> Text:
 
 
 def _shared_lines(view, width: int) -> list[Text]:
-    """The shared zones and counters, several to a line where they fit; a row takes a line of its own."""
+    lines, rows = _shared_parts(view, width)
+    return lines + rows
+
+
+def _shared_parts(view, width: int) -> tuple[list[Text], list[Text]]:
+    """The shared zones and counters, several to a line where they fit, and the rows (a row of cards takes
+    a line of its own)."""
     items: list[tuple[Text, bool]] = []
     for key, zone in _zones_in_order(view):
         if ":" in key:                      # a player's own zone (or play area): on the player's line
@@ -134,7 +141,7 @@ def _shared_lines(view, width: int) -> list[Text]:
         else:
             line.append(GAP)
             line.append_text(text)
-    return lines + rows
+    return lines, rows
 
 
 def _player_zones(view) -> dict[str, dict[str, str]]:
@@ -163,25 +170,51 @@ def _fair_widths(needs: list[int], room: int) -> list[int]:
     return widths
 
 
-def _players_table(view, spectator: bool, width: int) -> Table:
-    """One line per player: counters, then their zones (other hands as counts); cut with "…" to fit."""
-    you = view["you"]
-    counters = sorted({c for owner, values in view["counters"].items() if owner != "table" for c in values})
+def _player_counters(view) -> list[str]:
+    """The players' counters, in the order the pack declares them."""
+    held = {c for owner, values in view["counters"].items() if owner != "table" for c in values}
+    declared = [c for c in view.get("counter_names", {}) if c in held]
+    return declared + sorted(held - set(declared))
+
+
+def _counter_label(view, counter: str) -> str:
+    """A counter's label for the players' table: its `short` label, else its name."""
+    return view.get("counter_labels", {}).get(counter) or view.get("counter_names", {}).get(counter, counter)
+
+
+def _marked(view, player, spectator: bool) -> Text:
+    marker = " (you)" if player == view["you"] and not spectator else ""
+    return _shown(player + marker, "bold" if marker else "")
+
+
+_EMPTY = ("", "—")
+MIN_ZONE_WIDTH = 12        # a zone column narrower than this says too little: the players get lines instead
+
+
+def _players_table(view, spectator: bool, width: int) -> Table | None:
+    """One line per player: counters (headed by their labels), then their zones (other hands as counts),
+    leaving out zones empty for every player; cut with "…" to fit. None when the counters' labels and
+    at least MIN_ZONE_WIDTH cells of each zone do not fit the width: `_players_lines` says it then."""
+    counters = _player_counters(view)
     per_player = _player_zones(view)
-    zone_labels = sorted({label for zones in per_player.values() for label in zones})
+    zone_labels = list(dict.fromkeys(label for zones in per_player.values() for label in zones))
+    zone_labels = [label for label in zone_labels
+                   if any(per_player.get(p, {}).get(label, "") not in _EMPTY for p in view["players"])]
     rows = []
     for player in view["players"]:
         values = view["counters"].get(player, {})
         zones = per_player.get(player, {})
-        marker = " (you)" if player == you and not spectator else ""
-        rows.append([_shown(player + marker, "bold" if marker else "")]
-                    + [_shown(values.get(n, "")) for n in counters]
+        rows.append([_marked(view, player, spectator)]
+                    + [_shown(str(values.get(n, ""))) for n in counters]
                     + [_shown(zones.get(label, "")) for label in zone_labels])
-    headers = [Text("player")] + [_shown(n) for n in counters] + [_shown(label) for label in zone_labels]
+    headers = [Text("player")] + [_shown(_counter_label(view, n)) for n in counters] + \
+        [_shown(label) for label in zone_labels]
     columns = list(zip(headers, *rows))
     needs = [max(cell.cell_len for cell in column) for column in columns]
     fixed = 1 + len(counters)
     room = width - sum(needs[:fixed]) - 2 * (len(needs) - 1)
+    if room < sum(min(need, MIN_ZONE_WIDTH) for need in needs[fixed:]):
+        return None
     if sum(needs[fixed:]) > room:       # a long title may be cut rather than the cards under it
         needs[fixed:] = [max([c.cell_len for c in cells] + [min(header.cell_len, 10)])
                          for header, *cells in columns[fixed:]]
@@ -195,22 +228,87 @@ def _players_table(view, spectator: bool, width: int) -> Table:
     return players
 
 
+def _flowed(items: list[Text], width: int, indent: int, most: int) -> list[Text]:
+    """`items` on lines of `width` (after the first, indented by `indent`), separated by GAP, in at most
+    `most` lines; an item longer than a line is cut with "…", and what does not fit ends the last line
+    with "…"."""
+    lines: list[Text] = []
+    line = Text()
+    for number, item in enumerate(items):
+        if line.cell_len and line.cell_len + len(GAP) + item.cell_len > width:
+            if len(lines) + 1 >= most:
+                line.append(" …")
+                lines.append(_one_line(line, width))
+                return lines
+            lines.append(line)
+            line = Text(" " * indent)
+        if line.cell_len > indent or (lines == [] and line.cell_len):
+            line.append(GAP)
+        line.append_text(item)
+        line = _one_line(line, width)
+    if line.cell_len > indent:
+        lines.append(line)
+    return lines
+
+
+def _players_lines(view, spectator: bool, width: int, most_you: int = 4, most_others: int = 2) -> list[Text]:
+    """Each player as lines of `Label value` pairs, then the zones that hold something (`label: cards`):
+    at most `most_you` lines for the person's own seat and `most_others` for each other; `i PLAYER` shows
+    all. For games whose counters and zones do not fit one line per player."""
+    counters = _player_counters(view)
+    per_player = _player_zones(view)
+    name_width = max(len(p) for p in view["players"]) + (0 if spectator else len(" (you)"))
+    lines: list[Text] = []
+    for player in view["players"]:
+        values = view["counters"].get(player, {})
+        head = _marked(view, player, spectator)
+        head.pad_right(name_width - head.cell_len)
+        items = [Text.assemble(_shown(_counter_label(view, c) + " ", "dim"), _shown(str(values[c])))
+                 for c in counters if c in values]
+        items += [Text.assemble(_shown(label + ": ", "dim"), _shown(text))
+                  for label, text in per_player.get(player, {}).items() if text not in _EMPTY]
+        first = head.copy()
+        if items:
+            first.append(" ")
+            first.append_text(items[0])
+        mine = player == view["you"] and not spectator
+        lines += _flowed([first] + items[1:], width, name_width + 1, most_you if mine else most_others)
+    return lines
+
+
 class Board:
     """The board without its log: a title with the goal, the shared zones, one line per player."""
 
-    def __init__(self, view, console: Console, spectator: bool = False):
+    def __init__(self, view, console: Console, spectator: bool = False, max_height: int | None = None):
+        """`max_height`: the board takes at most this many lines; the shared zones are cut first (with a
+        line saying how many were left out and how to see them), never the title or the players."""
         width = console.width
         self.title = _title(view, spectator, width)
-        self.shared = _shared_lines(view, width)
-        self.players = _players_table(view, spectator, width)
-        player_lines = len(console.render_lines(self.players, console.options.update(width=width), pad=False))
+        packed, rows = _shared_parts(view, width)
+        self.shared = packed + rows
+        table = _players_table(view, spectator, width)
+        if table is not None:
+            self.players: list = [table]
+            player_lines = len(console.render_lines(table, console.options.update(width=width), pad=False))
+        else:
+            self.players = _players_lines(view, spectator, width)
+            player_lines = len(self.players)
         self.height = 1 + len(self.shared) + player_lines
+        if max_height is not None and self.height > max_height and self.shared:
+            # the rows of cards (a display to buy from) are kept longest; the lines of counts go first
+            cut = min(len(self.shared), self.height - max_height + 1)
+            packed_cut = min(cut, len(packed))
+            kept = packed[:len(packed) - packed_cut] + rows[:len(rows) - (cut - packed_cut)]
+            self.shared = kept + [
+                Text(f"  … {cut} more line{'s' if cut > 1 else ''} of shared zones: `i NAME` shows one", "dim")]
+            self.height = 1 + len(self.shared) + player_lines
 
     def print(self, console: Console):
         console.rule(self.title)
         for text in self.shared:
             console.print(text)
-        console.print(self.players)
+        for part in self.players:
+            console.print(part)
 
 
 def render(view, console: Console, log_lines: int = 12, since: int | None = None, *, reserve: int = 0,
@@ -471,8 +569,10 @@ class HumanAgent:
 
     def act(self, view, legal, model=None):
         question = Question(view["decision"])
-        board = Board(view, self.console, self.spectator)
-        block = question.lines(self.console.width, self.console.height - board.height - 1)
+        height = self.console.height
+        at_least = question.lines(self.console.width, max(QUESTION_ROOM, height // 3))   # room the question keeps
+        board = Board(view, self.console, self.spectator, max_height=height - len(at_least) - 1)
+        block = question.lines(self.console.width, height - board.height - 1)
         reserve = sum(len(self.console.render_lines(line, pad=False)) for line in block) + 1
         self.recent = view["log"][self.seen:]
         self._print_board(view, board, block, reserve, self.seen)

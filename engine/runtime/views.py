@@ -48,6 +48,7 @@ def player_view(g, player) -> dict:
                  "rounds": g.rules.in_rounds},
         "counters": counters_seen(g, player),          # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
+        "counter_labels": {c: spec["short"] for c, spec in g.rules.counters.items() if spec.get("short")},
         "zones": zones,
         "log": g.log_for(player),
         "result": g.result,
