@@ -147,3 +147,44 @@ def test_a_new_user_inspects_asks_why_quits_and_resumes_at_80x24(tmp_path, termi
     second.expect("--resume")
     assert second.finish() == 0
     assert "Traceback" not in first.text + second.text and "internal error" not in first.text + second.text
+
+
+def test_the_mammoth_herd_plays_at_80x24_with_the_persons_resources_on_screen(tmp_path, terminals):
+    """Issue 14: `knap play stone-age-mammoth-herd --players 3 --human 1` at an 80×24 terminal. Its board
+    (sixteen places, four building piles, the herd) fits, cut where it must; the person's own food and
+    resources are on screen whole; figures are placed; `i P2` shows another player in full; `q` and
+    `--resume` go on at the same question."""
+    log = tmp_path / "herd.json"
+    first = terminals("play", "stone-age-mammoth-herd", "--players", "3", "--human", "1", "--seed", "7",
+                      "--agents", "random", "--log", str(log), cwd=REPO)
+    printed = first.expect(PROMPT)
+    screen = "\n".join(_screen_fits(printed, "you are P1"))
+    assert "Where do you place figures?" in screen
+    mine = screen[screen.index("P1 (you)"):]
+    for resource in ("Food 12", "Wood 0", "Clay 0", "Stone 0", "Gold 0", "Agri 0"):
+        assert resource in mine, screen
+    first.type("2")                                  # the forest
+    question = first.expect(PROMPT)
+    assert "How many figures do you place there?" in question and "Answer with a number: 1 to 5" in question
+    first.type("3")
+    printed = first.expect(PROMPT)
+    assert "Where do you place figures?" in printed
+    assert "forest: Figure × 3" in "\n".join(_screen_fits(printed, "you are P1"))
+    first.type("i P2")
+    shown = first.expect(PROMPT)
+    assert "P2" in shown and "Food 12" in shown
+    first.type("q")
+    first.expect("--resume")
+    assert first.finish() == 0
+    said = first.text[first.text.rindex("knap play"):].replace("\n", "")
+    match = re.match(r"knap play\s*--resume\s*(\S+\.json)", said)
+    assert match, said
+
+    second = terminals("play", "--resume", match.group(1), cwd=REPO)
+    printed = second.expect(PROMPT)
+    screen = "\n".join(_screen_fits(printed, "you are P1"))
+    assert "Where do you place figures?" in screen and "forest: Figure × 3" in screen
+    os.write(second.master, b"\x03")
+    second.expect("--resume")
+    assert second.finish() == 0
+    assert "Traceback" not in first.text + second.text and "internal error" not in first.text + second.text
