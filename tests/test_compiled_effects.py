@@ -261,3 +261,33 @@ def test_fuzzed_effects_play_state_for_state_as_the_interpreter(fuzz_rules, effe
         reference = play(rules, 2, seed, decisions=60, max_rounds=3)
     lowered = play(rules, 2, seed, decisions=60, max_rounds=3, reload=reload)
     assert lowered == reference, effect
+
+
+def test_a_pack_function_called_directly_costs_and_answers_as_through_its_caller(tmp_path):
+    """Compiled call sites call a function that cannot reach itself as one Python function (codegen.direct_function):
+    the same value and the same work charged as through `pack_function`'s caller, with its environment of
+    names; a function that calls itself keeps the caller (and its depth limit)."""
+    from engine.runtime import codegen
+    from engine.runtime.game import Ctx
+    extra = ("kind: function\nid: f\nparams: [a]\nbody: a * 10 + g(a)\n---\n"
+             "kind: function\nid: g\nparams: [b]\nbody: count(numbers(1, b) where item > 1) + b\n---\n"
+             "kind: function\nid: h\nparams: [n]\nbody: 'n <= 0 or h(n - 1)'\n")
+    rules, _ = make_rules(tmp_path, "gain f(4) vp\n", extra)
+    game = act(rules)
+    assert game.state["counters"]["P1"]["vp"] == 40 + 3 + 4
+    direct = codegen.direct_function(rules, "f", codegen.ExpressionCompiler, 1)
+    assert direct is not None and codegen.direct_function(rules, "h", codegen.ExpressionCompiler, 1) is None
+    spent = []
+    for call in (direct, codegen.pack_function(rules, "f")):
+        game.work = 10_000
+        assert call(Ctx(game, {}, "P1", None), "test", 0, 4) == 47
+        spent.append(10_000 - game.work)
+    assert spent[0] == spent[1] > 0, spent
+
+
+def test_an_error_in_a_function_called_directly_points_into_its_body(tmp_path):
+    extra = "kind: function\nid: ratio\nparams: [a]\nbody: 10 / (a - a)\n"
+    rules, _ = make_rules(tmp_path, "gain ratio(3) vp\n", extra)
+    with pytest.raises(ContentError) as caught:
+        act(rules)
+    assert caught.value.code == "X108" and caught.value.code_key == "function/ratio/body"

@@ -247,19 +247,27 @@ def test_an_effect_asking_is_there_some_card_stops_at_the_first_too(counted):
 
 
 def _plainly_compiled(root):
-    """The pack at `root` with every expression compiled as before the short cut (codegen.py); the menu's
-    own `available:` and end triggers keep theirs (driver.py: tested above against the plain texts)."""
+    """The pack at `root` with every expression compiled as before the short cut (codegen.py), and every pack
+    function called through its caller (an environment of names, the depth kept) instead of as a direct
+    Python function; the menu's own `available:` and end triggers keep their short cut (driver.py: tested
+    above against the plain texts)."""
+    from engine.runtime import exists
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(compiler, "compile_expression", codegen.compile_expression)
-        return load(root)
+        patch.setattr(codegen, "direct_function", lambda *args, **kwargs: None)
+        patch.setattr(exists, "direct_function", lambda *args, **kwargs: None)
+        rules = load(root)
+        driver.turn_plan(rules)                 # the menu's conditions compiled now, while patched
+        return rules
 
 
 @pytest.mark.parametrize("pack,players,seed", [("stone-age", 3, 2), ("stone-age-mammoth-herd", 2, 5),
                                                ("cro-magnon", 3, 1), ("neolithibum", 4, 3),
                                                ("cro-magnon-solo", 1, 4)])
 def test_whole_games_are_the_same_with_and_without_the_short_cut(pack, players, seed):
-    """A seeded random game of each shipped pack, played once with every expression short-cut and once
-    compiled plainly: the same answers lead to the same final state, hash for hash."""
+    """A seeded random game of each shipped pack, played once with every expression short-cut and its pack
+    functions called directly, and once compiled plainly: the same answers lead to the same final state,
+    hash for hash."""
     from scenario import ROOT
     from engine.runtime.session import play_randomly
     ends = []

@@ -178,6 +178,92 @@ def function_caller(rules, name: str, table: str, compile_body):
     return caller
 
 
+def direct_function(rules, name: str, compiler_class, arity: int, *, exists: bool = False):
+    """The pack function `name` as one plain Python function `f(c, key, at, *params)`, for the compiled
+    call sites of expressions: its parameters are Python arguments and variables (no environment of
+    names made and swapped at each call), its price is paid as `function_caller` pays it, and its errors
+    point into its own body as before. None for a function that may reach itself through calls (it keeps
+    `pack_function`'s caller and its depth limit), one without a text body, or a call with another number
+    of arguments than the function's parameters. `exists`: the function asked only "is your list not
+    empty?", its body compiled as `count(BODY) > 0` by `compiler_class` (exists.py), at the price of the
+    body itself. Made once per pack, compiler class and question."""
+    params = tuple(rules.functions[name].get("params") or ())
+    if len(params) != arity or name in _cyclic_functions(rules):
+        return None
+    made = rules.__dict__.setdefault("_direct_functions", {})
+    key = (name, compiler_class, exists)
+    if key in made:
+        return made[key]
+    ir = _body_ir(rules, name)
+    if ir is None:
+        made[key] = None
+        return None
+    body_key = f"function/{name}/body"
+    names = {p: f"v_{_IDENTIFIER_OK(p)}" for p in params}
+    compiler = compiler_class(rules, body_key, frozenset(params), names)
+    at = int(ir[1])
+    asked = ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]] if exists else ir
+    body = compiler.src(asked)
+    arguments = "".join(f", {names[p]}" for p in params)
+    source = (f"def _function(c, _key, _at{arguments}):\n"
+              f"    g = c.g\n"
+              f"    g.work -= {CALL_COST + weight(ir)}\n"
+              f"    if g.work < 0:\n"
+              f"        out_of_work(_key, _at)\n"
+              f"    try:\n"
+              f"        return {body}\n"
+              f"    except _PYTHON_ERRORS as exc:\n"
+              f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
+              f"{body_key!r}, {at}, code='X106') from None\n"
+              f"    except ContentError as exc:\n"
+              f"        if not exc.code_key:\n"
+              f"            exc.code_key, exc.offset = {body_key!r}, {at}\n"
+              f"        raise\n")
+    namespace = compiler.namespace
+    namespace["out_of_work"] = out_of_work
+    exec(compiled(source, f"<direct {body_key}>"), namespace)   # noqa: S102 -- generated; content only via repr
+    made[key] = namespace["_function"]
+    return made[key]
+
+
+def _IDENTIFIER_OK(word: str) -> str:
+    if not _IDENTIFIER.match(word):
+        raise ContentError(f"`{word}` is not a name", code="X502")
+    return word
+
+
+def _body_ir(rules, name: str):
+    from .. import dsl
+    text = rules.functions[name].get("body")
+    if not isinstance(text, str):
+        return None
+    ir, problem = dsl.parse(text, dsl.EXPRESSION)
+    return None if problem is not None else ir
+
+
+def _cyclic_functions(rules) -> frozenset:
+    """The pack functions that may call themselves again, through other functions or directly."""
+    found = rules.__dict__.get("_cyclic_functions")
+    if found is not None:
+        return found
+    import networkx as nx
+    graph = nx.DiGraph()
+    for name in rules.functions:
+        graph.add_node(name)
+        ir = _body_ir(rules, name)
+        stack = [ir] if ir is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (list, tuple)):
+                if len(node) >= 3 and node[0] == "call" and node[2] in rules.functions:
+                    graph.add_edge(name, node[2])
+                stack.extend(node)
+    cyclic = {n for component in nx.strongly_connected_components(graph) for n in component
+              if len(component) > 1 or graph.has_edge(n, n)}
+    rules.__dict__["_cyclic_functions"] = frozenset(cyclic)
+    return rules.__dict__["_cyclic_functions"]
+
+
 _HELPERS = {
     "_num": _num, "_add": _add, "_sub": _sub, "_div": _div, "_mod": _mod, "_index": _index,
     "_mul": _mul, "_eq": _eq, "_each": _each, "_built": _built, "_local": local_unset,
@@ -190,10 +276,11 @@ _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 class ExpressionCompiler:
     """Source for one expression; `scope` holds the names bound earlier in its effect."""
 
-    def __init__(self, rules, key: str, scope):
+    def __init__(self, rules, key: str, scope, python_locals: dict[str, str] | None = None):
         self.rules = rules
         self.key = key
         self.scope = scope
+        self.python_locals = python_locals or {}    # names held in Python variables (a function's parameters)
         self.namespace = dict(_HELPERS)
         self.items: list[str] = []          # the loop variables of the enclosing `where`s
 
@@ -239,6 +326,8 @@ class ExpressionCompiler:
 
     def _x_name(self, node):
         word = node[2]
+        if word in self.python_locals:
+            return self.python_locals[word]
         if word in self.scope:
             return f"(E[{word!r}] if {word!r} in E else _local({word!r}))"
         if self.items and word in ("card", "item"):
@@ -273,8 +362,12 @@ class ExpressionCompiler:
             return f"{builtin}(c, {', '.join(parts)})" if parts else f"{builtin}(c)"
         parts = [self.src(a) for a in args]
         if name in self.rules.functions:
-            caller = self._bind("P", name, pack_function(self.rules, name))
-            return f"{caller}(c, {self.key!r}, {int(at)}{''.join(', ' + p for p in parts)})"
+            direct = direct_function(self.rules, name, type(self), len(args))
+            if direct is not None:
+                called = self._bind("D", name, direct)
+            else:
+                called = self._bind("P", name, pack_function(self.rules, name))
+            return f"{called}(c, {self.key!r}, {int(at)}{''.join(', ' + p for p in parts)})"
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import dsl
 from . import functions
 from .budget import CALL_COST
-from .codegen import ExpressionCompiler, function_caller, weight
+from .codegen import ExpressionCompiler, direct_function, function_caller, weight
 from .errors import ContentError
 
 # `count(X) OP N` that says "X is not empty" (True) or "X is empty" (False), and the same written N OP count(X)
@@ -69,7 +69,8 @@ class ExistsCompiler(ExpressionCompiler):
             return (f"any(True for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, "
                     f"{int(node[1])}) if {test})")
         _, at, name, args = node
-        caller = self._bind("X", name, _exists_caller(self.rules, name))
+        direct = direct_function(self.rules, name, ExistsCompiler, len(args), exists=True)
+        caller = self._bind("X", name, direct if direct is not None else _exists_caller(self.rules, name))
         return f"{caller}(c, {self.key!r}, {int(at)}{''.join(', ' + self.src(a) for a in args)})"
 
 
