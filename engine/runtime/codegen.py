@@ -199,7 +199,7 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
         made[key] = None
         return None
     body_key = f"function/{name}/body"
-    names = {p: f"v_{_IDENTIFIER_OK(p)}" for p in params}
+    names = {p: f"v_{_name_checked(p)}" for p in params}
     compiler = compiler_class(rules, body_key, frozenset(params), names)
     at = int(ir[1])
     asked = ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]] if exists else ir
@@ -209,16 +209,7 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
               f"    g = c.g\n"
               f"    g.work -= {CALL_COST + weight(ir)}\n"
               f"    if g.work < 0:\n"
-              f"        out_of_work(_key, _at)\n"
-              f"    try:\n"
-              f"        return {body}\n"
-              f"    except _PYTHON_ERRORS as exc:\n"
-              f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-              f"{body_key!r}, {at}, code='X106') from None\n"
-              f"    except ContentError as exc:\n"
-              f"        if not exc.code_key:\n"
-              f"            exc.code_key, exc.offset = {body_key!r}, {at}\n"
-              f"        raise\n")
+              f"        out_of_work(_key, _at)\n" + _returned(body, body_key, at))
     namespace = compiler.namespace
     namespace["out_of_work"] = out_of_work
     exec(compiled(source, f"<direct {body_key}>"), namespace)   # noqa: S102 -- generated; content only via repr
@@ -226,8 +217,22 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     return made[key]
 
 
-def _IDENTIFIER_OK(word: str) -> str:
-    if not _IDENTIFIER.match(word):
+def _returned(body: str, key: str, at: int) -> str:
+    """The lines of a generated function that return `body`, a Python error in it becoming the content's
+    X106 and any ContentError without a place placed at the text `key`, offset `at`."""
+    return (f"    try:\n"
+            f"        return {body}\n"
+            f"    except _PYTHON_ERRORS as exc:\n"
+            f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
+            f"{key!r}, {at}, code='X106') from None\n"
+            f"    except ContentError as exc:\n"
+            f"        if not exc.code_key:\n"
+            f"            exc.code_key, exc.offset = {key!r}, {at}\n"
+            f"        raise\n")
+
+
+def _name_checked(word: str) -> str:
+    if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
         raise ContentError(f"`{word}` is not a name", code="X502")
     return word
 
@@ -288,16 +293,7 @@ class ExpressionCompiler:
         body = self.src(node)
         source = (f"def _expression(c):\n"
                   f"    g = c.g\n"
-                  f"    E = c.env\n"
-                  f"    try:\n"
-                  f"        return {body}\n"
-                  f"    except _PYTHON_ERRORS as exc:\n"
-                  f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-                  f"{self.key!r}, {int(node[1])}, code='X106') from None\n"
-                  f"    except ContentError as exc:\n"
-                  f"        if not exc.code_key:\n"
-                  f"            exc.code_key, exc.offset = {self.key!r}, {int(node[1])}\n"
-                  f"        raise\n")
+                  f"    E = c.env\n" + _returned(body, self.key, int(node[1])))
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)   # noqa: S102 -- our own generated source; content enters only through repr
