@@ -325,3 +325,22 @@ def test_knap_play_with_bots_only_names_nobody_you(tmp_path, knap, monkeypatch):
     code, out, err = knap("play", pack, "--agents", "random", "--seed", "1", "--log", tmp_path / "g.json")
     assert code == 0, err
     assert "Winner(s)" in out and "watching P1" in out and "(you)" not in out
+
+
+def test_a_counter_with_words_for_its_values_shows_the_word(packs):
+    """The Mammoth Herd's token stands on a resource area, kept as its number (`labels` in counters.yaml):
+    the board names the area ("Mammoth token on resource area: Quarry"), effects still read the number,
+    and a value with no word (none here) would show as the number."""
+    game = game_module.Game.new(packs["stone-age-mammoth-herd"], 3, 1)
+    number = game.state["counters"]["table"]["mammoth_area"]
+    assert 1 <= number <= 4
+    view = game.view("P1")
+    assert view["counters"]["table"]["mammoth_area"] == number                  # the view keeps the number
+    console = _console()
+    render(view, console)
+    area = ["Forest", "Clay pit", "Quarry", "River"][number - 1]
+    assert f"Mammoth token on resource area: {area}" in console.export_text()
+    plain = dict(view, counter_words={})
+    console = _console()
+    render(plain, console)
+    assert f"Mammoth token on resource area: {number}" in console.export_text()

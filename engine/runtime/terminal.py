@@ -127,7 +127,7 @@ def _shared_parts(view, width: int) -> tuple[list[Text], list[Text]]:
         items.append((Text.assemble(_shown(zone["name"] + ": ", "bold"), _shown(shown)), is_row))
     for name, value in view["counters"].get("table", {}).items():     # shared counters: a bag of tokens, ...
         label = view.get("counter_names", {}).get(name, name)
-        items.append((Text.assemble(_shown(label + ": ", "bold"), str(value)), False))
+        items.append((Text.assemble(_shown(label + ": ", "bold"), _shown(counter_value(view, name, value))), False))
     lines: list[Text] = []
     rows: list[Text] = []
     for text, whole_line in items:          # first fit: each zone on the first line with room for it
@@ -177,6 +177,12 @@ def _player_counters(view) -> list[str]:
     return declared + sorted(held - set(declared))
 
 
+def counter_value(view, counter: str, value) -> str:
+    """A counter's value as the table shows it: the pack's word for it (`labels` in counters.yaml), else
+    the number (or "?" for one the player may not read)."""
+    return view.get("counter_words", {}).get(counter, {}).get(str(value), str(value))
+
+
 def _counter_label(view, counter: str) -> str:
     """A counter's label for the players' table: its `short` label, else its name."""
     return view.get("counter_labels", {}).get(counter) or view.get("counter_names", {}).get(counter, counter)
@@ -205,7 +211,7 @@ def _players_table(view, spectator: bool, width: int) -> Table | None:
         values = view["counters"].get(player, {})
         zones = per_player.get(player, {})
         rows.append([_marked(view, player, spectator)]
-                    + [_shown(str(values.get(n, ""))) for n in counters]
+                    + [_shown(counter_value(view, n, values.get(n, ""))) for n in counters]
                     + [_shown(zones.get(label, "")) for label in zone_labels])
     headers = [Text("player")] + [_shown(_counter_label(view, n)) for n in counters] + \
         [_shown(label) for label in zone_labels]
@@ -263,7 +269,7 @@ def _players_lines(view, spectator: bool, width: int, most_you: int = 4, most_ot
         values = view["counters"].get(player, {})
         head = _marked(view, player, spectator)
         head.pad_right(name_width - head.cell_len)
-        items = [Text.assemble(_shown(_counter_label(view, c) + " ", "dim"), _shown(str(values[c])))
+        items = [Text.assemble(_shown(_counter_label(view, c) + " ", "dim"), _shown(counter_value(view, c, values[c])))
                  for c in counters if c in values]
         items += [Text.assemble(_shown(label + ": ", "dim"), _shown(text))
                   for label, text in per_player.get(player, {}).items() if text not in _EMPTY]
@@ -518,7 +524,8 @@ def _player_lines(view, player) -> list[Text]:
     values = view["counters"].get(player, {})
     lines = [_shown(player + (" (you)" if player == view["you"] else ""), "bold")]
     if values:
-        lines.append(_shown("  " + " · ".join(f"{names.get(c, c)} {v}" for c, v in values.items())))
+        lines.append(_shown("  " + " · ".join(f"{names.get(c, c)} {counter_value(view, c, v)}"
+                                              for c, v in values.items())))
     for label, text in _player_zones(view).get(player, {}).items():
         lines.append(_shown(f"  {label}: {text}"))
     return lines

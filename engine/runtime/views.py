@@ -49,6 +49,8 @@ def player_view(g, player) -> dict:
         "counters": counters_seen(g, player),          # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "counter_labels": {c: spec["short"] for c, spec in g.rules.counters.items() if spec.get("short")},
+        "counter_words": {c: {str(i + int(spec.get("min") or 0)): word for i, word in enumerate(spec["labels"])}
+                          for c, spec in g.rules.counters.items() if spec.get("labels")},
         "zones": zones,
         "log": g.log_for(player),
         "result": g.result,
