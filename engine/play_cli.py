@@ -639,8 +639,9 @@ def print_summary(summary, console):
         console.print(agents_table)
     turns, decisions = summary["turns"], summary["decisions"]
     if turns:
-        console.print(f"Game length: {turns['mean']} turns on average (sd {turns['sd']}, {turns['min']}–"
-                      f"{turns['max']}); {decisions['mean']} decisions on average")
+        unit = summary.get("length_unit", "turns")
+        console.print(f"Game length: {turns['mean']} {unit} on average (median {_figure(turns['median'])}, sd "
+                      f"{turns['sd']}, {turns['min']}–{turns['max']}); {decisions['mean']} decisions on average")
     console.print("How games ended: " + (", ".join(f"{markup(k)} {v}" for k, v in summary["endings"].items()) or "—"))
     for line in score_lines(summary["score_distribution"]):      # every value and count is in the JSON
         console.print(markup(line), soft_wrap=True)

@@ -143,7 +143,7 @@ def test_welch_interval_of_two_means():
 
 
 def _rules(counter):
-    return SimpleNamespace(pack_id="variant", root=ROOT, score_counter=counter)
+    return SimpleNamespace(pack_id="variant", root=ROOT, score_counter=counter, in_rounds=False)
 
 
 def _game(seed, winners, scores=None, reason="goal", turns=10):
@@ -222,3 +222,16 @@ def test_the_median_of_an_even_count_is_the_mean_of_the_two_middle_values(values
     """A summary's median is what `statistics.median` says (4 games of 11, 20, 80 and 86 rounds: 50, not 80),
     and stays exact for numbers too large for a float."""
     assert sim._spread(values)["median"] == median
+
+
+def test_the_summary_counts_a_game_played_in_rounds_in_rounds_and_gives_the_median(knap, tmp_path):
+    """A pack played in rounds (Neolithibum) is measured in rounds, not turns, as docs/calibration.md counts
+    it, and the text gives the median beside the mean; the JSON says which unit `turns` counts."""
+    out = tmp_path / "neo.json"
+    code, printed, _ = knap("sim", "neolithibum", "-n", "2", "--players", "3", "--jobs", "1", "--format", "json",
+                            "--output", out)
+    assert code == 0 and json.loads(out.read_text())["length_unit"] == "rounds"
+    code, printed, _ = knap("sim", "neolithibum", "-n", "2", "--players", "3", "--jobs", "1")
+    assert code == 0 and re.search(r"Game length: [\d.]+ rounds on average \(median [\d.]+, sd", printed), printed
+    code, printed, _ = knap("sim", PACK, "-n", "2", "--players", "2", "--jobs", "1")
+    assert code == 0 and re.search(r"Game length: [\d.]+ turns on average \(median [\d.]+, sd", printed), printed

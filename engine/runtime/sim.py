@@ -163,6 +163,7 @@ def summarise(rules, results, players, names, seed) -> dict:
         "score_counter": rules.score_counter, "seats": seat_rows, "per_agent": per_agent,
         "score_distribution": {str(k): all_scores[k] for k in sorted(all_scores)},
         "turns": _spread([r["turns"] for r in done]), "decisions": _spread([r["decisions"] for r in done]),
+        "length_unit": "rounds" if rules.in_rounds else "turns",      # what `turns` counts
         "endings": dict(Counter(r["reason"] for r in done)),
         "stalled": _stalls(results, done),
         "stall_samples": [{"seed": r["seed"], "code": r.get("code"), "why": r["stalled"]} for r in stuck[:10]],
