@@ -137,3 +137,32 @@ def test_a_soak_cut_short_goes_on_from_its_record(tmp_path):
     assert "1 games already in" in again.stderr and "playing the 1 others" in again.stderr
     assert "2 players: 2 of 2 games ended without error" in again.stdout
     assert [line for line in record.read_text().splitlines() if line.endswith("}")][-1].count('"seed": 1') == 1
+
+
+def _soak_module(rules):
+    sys.path.insert(0, str(REPO / "tools"))
+    import soak
+    soak.RULES = rules
+    return soak
+
+
+def test_the_soak_replays_each_log_alongside_its_game(packs, monkeypatch):
+    """The soak's copy that only the rules move starts as the game the log replays to and is given the log's
+    answers as they come: one game played fewer than replaying it afterwards, and a log that does not hold
+    the game's answers, or ends elsewhere, is still an error of that game."""
+    soak = _soak_module(packs["stone-age"])
+    players, seed, error, reason, decisions, rounds = soak.one((2, 3))
+    assert error is None and reason and decisions > 100 and rounds > 5
+    made = session.game_log
+
+    def short_of_an_answer(game, **kwargs):
+        log = made(game, **kwargs)
+        return dict(log, decisions=log["decisions"][:-1]) if game.over else log
+    monkeypatch.setattr(session, "game_log", short_of_an_answer)
+    assert "the log's answers are not those the game was given" in soak.one((2, 3))[2]
+
+    def elsewhere(game, **kwargs):
+        log = made(game, **kwargs)
+        return dict(log, final_hash="0" * 64) if game.over else log
+    monkeypatch.setattr(session, "game_log", elsewhere)
+    assert "the log does not replay to the same state" in soak.one((2, 3))[2]
