@@ -240,7 +240,7 @@ def _flowed(items: list[Text], width: int, indent: int, most: int) -> list[Text]
     with "…"."""
     lines: list[Text] = []
     line = Text()
-    for number, item in enumerate(items):
+    for item in items:
         if line.cell_len and line.cell_len + len(GAP) + item.cell_len > width:
             if len(lines) + 1 >= most:
                 line.append(" …")
