@@ -166,8 +166,7 @@ def play(args) -> int:
         _hint(exc)
         return EXIT_FINDINGS
     except (ContentError, GameError) as exc:      # the log replays the game up to the failure, and fails there
-        print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
-        _hint(exc)
+        _game_error("knap: the game cannot go on: ", rules, exc)
         if _write_game_log(game, table.log_path, table.seats):
             log_name = plain(str(table.log_path))
             print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` shows what happened)",
@@ -228,8 +227,7 @@ def _new_table(args, console):
     try:
         game = Game.new(rules, players, seed, max_answers_per_turn=args.max_answers_per_turn)
     except (ContentError, GameError) as exc:
-        print(f"knap: the game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
-        _hint(exc)
+        _game_error("knap: the game cannot go on: ", rules, exc)
         return EXIT_FINDINGS
     return _Table(rules, game, seats, args.oracle, log_path, session.save_path_for(log_path))
 
@@ -715,8 +713,7 @@ def replay(args) -> int:
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except (GameError, ContentError) as exc:
-        print(f"knap: {name}: the log does not replay: {plain(rules.describe(exc))}", file=sys.stderr)
-        _hint(exc)
+        _game_error(f"knap: {name}: the log does not replay: ", rules, exc)
         return EXIT_FINDINGS
     game, failure = replayed.game, replayed.failure
     if args.show and game is not None:
@@ -726,9 +723,7 @@ def replay(args) -> int:
         return _bad_record(name, failure)
     if failure is not None:                           # the game itself failed there, as it did when played
         where = "during setup" if game is None else f"at decision {len(game.history)}"
-        print(f"knap: {name}: the log does not replay: the game fails {where}: {plain(rules.describe(failure))}",
-              file=sys.stderr)
-        _hint(failure)
+        _game_error(f"knap: {name}: the log does not replay: the game fails {where}: ", rules, failure)
         return EXIT_FINDINGS
     actual = game.state_hash()
     if actual != data["final_hash"]:
@@ -788,6 +783,19 @@ def _bad_record(name: str, exc) -> int:
     return EXIT_FINDINGS
 
 
+def _game_error(lead: str, rules, exc) -> None:
+    """A runtime error as `knap lint` prints a finding: `lead`, then `file:line:col: CODE message`, the line
+    of the pack it points at with a caret, and the hint."""
+    from .report import quoted
+    from .safe_text import plain
+    print(f"{lead}{plain(rules.describe(exc))}", file=sys.stderr)
+    place = rules.position(exc)
+    if place is not None:
+        for line in quoted(place[3], place[1], place[2]):
+            print(line, file=sys.stderr)
+    _hint(exc)
+
+
 def _hint(error) -> None:
     """The hint of a runtime error (or of a code) on the line under it, as `knap lint` prints hints."""
     from .runtime.error_codes import hint_for
@@ -806,8 +814,7 @@ def _check_save(name: str, rules, state) -> int:
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except ContentError as exc:
-        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
-        _hint(exc)
+        _game_error(f"knap: {name}: the saved game cannot go on: ", rules, exc)
         return EXIT_FINDINGS
     print(_loaded(name, rules, game))
     return EXIT_CLEAN
@@ -833,8 +840,7 @@ def _open_session(name: str, data, pack_given, option: str = "--pack"):
     except persist.RecordError as exc:
         return _bad_record(name, exc)
     except ContentError as exc:
-        print(f"knap: {name}: the saved game cannot go on: {plain(rules.describe(exc))}", file=sys.stderr)
-        _hint(exc)
+        _game_error(f"knap: {name}: the saved game cannot go on: ", rules, exc)
         return EXIT_FINDINGS
 
 

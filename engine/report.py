@@ -25,6 +25,20 @@ def _source_line(d: Diagnostic, lines_of) -> str:
     return lines[d.line - 1] if 0 < d.line <= len(lines) else ""
 
 
+def quoted(source: str, line: int, col: int) -> list[str]:
+    """The source line, numbered, and a caret under column `col` (no lines for a blank one); a very long
+    line is shown around the caret, and what could upset a terminal is escaped (safe_text.visible)."""
+    if not source.strip():
+        return []
+    number = f"{line:>5} | "
+    text_line = source.expandtabs(1)
+    start = max(0, col - 80) if len(text_line) > 160 else 0   # a very long line: the caret's neighbourhood
+    window, prefix = text_line[start:start + 160], "..." if start else ""
+    # the caret counts what is shown before it: an escaped character takes several columns
+    caret_col = len(prefix) + len(visible(window[:max(col - 1 - start, 0)], lines=False)) + 1
+    return [f"{number}{prefix}{visible(window, lines=False)}", " " * len(number) + " " * max(caret_col - 1, 0) + "^"]
+
+
 def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     out = []
     for d in diags:
@@ -35,16 +49,7 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
             tint = {"error": "\033[31m", "warning": "\033[33m"}.get(d.severity.value, "\033[36m")
             head = f"\033[1m{file}:{d.line}:{d.col}:\033[0m {tint}{d.code}\033[0m {mark}{message}"
         out.append(head)
-        source = _source_line(d, lines_of)
-        if source.strip():
-            number = f"{d.line:>5} | "
-            line = source.expandtabs(1)
-            start = max(0, d.col - 80) if len(line) > 160 else 0   # a very long line: the caret's neighbourhood
-            window, prefix = line[start:start + 160], "..." if start else ""
-            # the caret counts what is shown before it: an escaped character takes several columns
-            caret_col = len(prefix) + len(visible(window[:max(d.col - 1 - start, 0)], lines=False)) + 1
-            out.append(f"{number}{prefix}{visible(window, lines=False)}")
-            out.append(" " * len(number) + " " * max(caret_col - 1, 0) + "^")
+        out += quoted(_source_line(d, lines_of), d.line, d.col)
         if d.hint:
             out.append(f"      = hint: {visible(d.hint)}")
     errors = sum(1 for d in diags if d.severity == Severity.ERROR)

@@ -218,3 +218,20 @@ def test_sim_json_carries_the_code_of_a_game_that_failed(tmp_path, capsys):
                  "--format", "json", "--output", str(out)]) == 1
     summary = json.loads(out.read_text())
     assert [s["code"] for s in summary["error_samples"]] == ["X102"]
+
+
+def test_play_quotes_the_line_a_runtime_error_points_at(tmp_path, capsys):
+    """As `knap lint` prints a finding: `file:line:col: CODE message`, the pack's line with a caret under the
+    column, then the hint. Here the division inside a function's body (its `/`)."""
+    root = write_tree(tmp_path / "zero", {"pack.yaml": tiny_manifest("zero"), "rules.yaml": one_action_rules(
+        "gain ratio(2) vp", extra="kind: function\nid: ratio\nparams: [a]\nbody: 10 / (a - a)\n")})
+    log = tmp_path / "game.json"
+    assert main(["play", str(root), "--players", "1", "--seed", "3", "--log", str(log)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    head = next(i for i, line in enumerate(err) if " X108 division by zero" in line)
+    file, line, col = re.search(r"(\S+rules\.yaml):(\d+):(\d+): X108", err[head]).groups()
+    source = (tmp_path / "zero" / "rules.yaml").read_text().splitlines()[int(line) - 1]
+    assert source == "body: 10 / (a - a)" and source[int(col) - 1] == "/"
+    assert err[head + 1] == f"{int(line):>5} | {source}"
+    assert err[head + 2] == " " * (len(f"{int(line):>5} | ") + int(col) - 1) + "^"
+    assert err[head + 3].startswith("      = hint: Guard the division")

@@ -95,13 +95,24 @@ class Ruleset:
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
             return message
+        place = self.position(exc)
+        if place is None:
+            return f"{source.file}: {message}"
+        return f"{source.file}:{place[1]}:{place[2]}: {message}"
+
+    def position(self, exc) -> tuple[str, int, int, str] | None:
+        """Where in the pack's YAML a content error points: (file, line, column, that line's text), or None."""
+        source = self.sources.get(getattr(exc, "code_key", ""))
+        if source is None:
+            return None
         from ..yamlload import load_file, text_position
         loaded = load_file(source.file)
         doc = next((d for d in loaded.documents if d.index == source.index), None)
         if doc is None or doc.node is None:
-            return f"{source.file}: {message}"
-        line, col = text_position(doc.node, source.path, loaded.text.splitlines(), exc.offset)
-        return f"{source.file}:{line}:{col}: {message}"
+            return None
+        lines = loaded.text.splitlines()
+        line, col = text_position(doc.node, source.path, lines, getattr(exc, "offset", 0))
+        return source.file, line, col, lines[line - 1] if 0 < line <= len(lines) else ""
 
     def def_values(self, name: str) -> dict:
         """The stat or ref `name` of every card id (0 for a stat a card lacks, None for a ref)."""
