@@ -166,11 +166,13 @@ def play(args) -> int:
         _hint(exc)
         return EXIT_FINDINGS
     except (ContentError, GameError) as exc:      # the log replays the game up to the failure, and fails there
-        _game_error("knap: the game cannot go on: ", rules, exc)
+        imagined = session.imagined_in(exc)
+        _game_error("knap: the game cannot go on: " + imagined, rules, exc)
         if _write_game_log(game, table.log_path, table.seats):
             log_name = plain(str(table.log_path))
-            print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` shows what happened)",
-                  file=sys.stderr)
+            shows = ("replays the game up to the decision the bot was making: the error is in a game it "
+                     "imagined, not yet in this one") if imagined else "shows what happened"
+            print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` {shows})", file=sys.stderr)
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6, spectator=watcher is None)
     result = game.result

@@ -235,3 +235,31 @@ def test_play_quotes_the_line_a_runtime_error_points_at(tmp_path, capsys):
     assert err[head + 1] == f"{int(line):>5} | {source}"
     assert err[head + 2] == " " * (len(f"{int(line):>5} | ") + int(col) - 1) + "^"
     assert err[head + 3].startswith("      = hint: Guard the division")
+
+
+def test_an_error_a_bot_meets_in_a_game_it_imagines_says_so(tmp_path, capsys):
+    """A greedy bot tries its options out in imagined games: a rule failing there is the pack's error all the
+    same, but the real game has not reached it, so its log replays only up to the bot's decision. The
+    report says whose look-ahead met it (it used to say that the log "shows what happened", and the log held
+    no such failure); `knap sim` says the same in its error samples. With random bots the game itself fails
+    and its log shows it."""
+    root = write_tree(tmp_path / "zero", {"pack.yaml": tiny_manifest("zero"), "rules.yaml": one_action_rules(
+        "gain ratio(2) vp", extra="kind: function\nid: ratio\nparams: [a]\nbody: 10 / (a - a)\n")})
+    log = tmp_path / "game.json"
+    assert main(["play", str(root), "--players", "1", "--seed", "3", "--agents", "greedy", "--log", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert "P1's greedy bot, trying out its options in an imagined game, met: " in err and " X108 " in err
+    assert "the error is in a game it imagined" in err
+    assert json.loads(log.read_text())["decisions"] == []      # the bot's first decision: nothing answered yet
+    assert main(["replay", str(log)]) == 0           # the log replays: the real game never failed
+    capsys.readouterr()
+    out = tmp_path / "summary.json"
+    assert main(["sim", str(root), "-n", "1", "--players", "1", "--agents", "greedy", "--jobs", "1",
+                 "--format", "json", "--output", str(out)]) == 1
+    (sample,) = json.loads(out.read_text())["error_samples"]
+    assert sample["code"] == "X108" and sample["error"].startswith("P1's greedy bot, trying out its options")
+    capsys.readouterr()
+    assert main(["play", str(root), "--players", "1", "--seed", "3", "--agents", "random", "--log", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert "imagined" not in err and "shows what happened" in err
+    assert main(["replay", str(log)]) == 1 and "the game fails at decision" in capsys.readouterr().err

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
+from .errors import ContentError
 from .game import CHANCE, Game, GameError
 
 LOG_FORMAT = "knap-log/1"
@@ -59,12 +60,25 @@ def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=Non
         legal = game.legal(player)
         view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
         model_seed = len(game.history)
-        option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
+        try:
+            option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
+        except (ContentError, GameError) as exc:
+            # a rule that fails in a game the bot imagines: the real game has not reached it, so its log
+            # replays up to this decision only; say so where the error is reported (imagined_in)
+            exc.imagined_by = f"{player}'s {getattr(agent, 'name', 'bot')} bot"
+            raise
         with whole():
             game.apply(option, player)
         if on_step is not None:
             on_step(game)
     return game
+
+
+def imagined_in(exc) -> str:
+    """For an error met by a bot in a game it imagined (`play_out`), the words that say so, to put before
+    the error; "" for an error of the game itself."""
+    who = getattr(exc, "imagined_by", None)
+    return f"{who}, trying out its options in an imagined game, met: " if who else ""
 
 
 @contextmanager

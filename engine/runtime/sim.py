@@ -12,7 +12,7 @@ from collections import Counter
 from . import agents as agent_table
 from .budget import MAX_ANSWERS_PER_TURN
 from .game import Game, Stalled
-from .session import game_log, play_out, write_logs
+from .session import game_log, imagined_in, play_out, write_logs
 
 STALLED = "turn_limit"   # the reason a game capped at --max-rounds ends with
 
@@ -33,7 +33,8 @@ def _one(args):
             outcome["log"] = game_log(game, agents=names)
         return outcome
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
-        outcome = {"index": index, "seed": seed, "error": _RULES.describe(exc), "code": getattr(exc, "code", None)}
+        outcome = {"index": index, "seed": seed, "error": imagined_in(exc) + _RULES.describe(exc),
+                   "code": getattr(exc, "code", None)}
         if keep_logs and game is not None:
             outcome["log"] = game_log(game, agents=names)
         return outcome
