@@ -115,7 +115,7 @@ def greedy_decisions(rules, players, decisions, seed=1):
     return clock() - started
 
 
-def one_round(number, args, cro, neo, pack, samples):
+def one_round(number, args, cro, neo, pack, samples, stone=None):
     seconds, decisions = engine_games(cro, 4, args.engine_games)
     engine = {"games_per_s": args.engine_games / seconds, "decisions_per_s": decisions / seconds,
               "decisions_a_game": decisions / args.engine_games}
@@ -123,6 +123,7 @@ def one_round(number, args, cro, neo, pack, samples):
     written = {"games_per_s": args.hand_games / seconds, "decisions_per_s": decisions / seconds,
                "decisions_a_game": decisions / args.hand_games}
     seconds, decisions = engine_games(neo, 4, args.neo_games)
+    stone_s = engine_games(stone, 4, args.stone_games)[0] if stone is not None and args.stone_games else None
     greedy_s = greedy_decisions(cro, 4, args.greedy_decisions)
     clone, deep = timed_copies(samples, rounds=5)
     row = {"round": number, "engine": engine, "handcoded": written,
@@ -130,14 +131,16 @@ def one_round(number, args, cro, neo, pack, samples):
            "ratio_per_decision": written["decisions_per_s"] / engine["decisions_per_s"],
            "neolithibum_games_per_s": args.neo_games / seconds,
            "neolithibum_decisions_a_game": decisions / args.neo_games,
+           "stone_age_games_per_s": args.stone_games / stone_s if stone_s else None,
            "greedy_decisions_per_s": args.greedy_decisions / greedy_s,
            "greedy_ms_a_decision": greedy_s / args.greedy_decisions * 1e3,
            "clone_ratio": clone / deep}
+    stone_text = f"Stone Age {row['stone_age_games_per_s']:.2f} games/s | " if stone_s else ""
     print(f"round {number}: engine {engine['games_per_s']:.1f} games/s, {engine['decisions_per_s']:,.0f} dec/s "
           f"({engine['decisions_a_game']:.0f} a game) | hand-written {written['games_per_s']:.0f} games/s, "
           f"{written['decisions_per_s']:,.0f} dec/s ({written['decisions_a_game']:.0f} a game) | "
           f"ratio {row['ratio_per_game']:.1f}x per game, {row['ratio_per_decision']:.1f}x per decision | "
-          f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | greedy "
+          f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | {stone_text}greedy "
           f"{row['greedy_decisions_per_s']:.0f} dec/s ({row['greedy_ms_a_decision']:.1f} ms) | "
           f"clone/deepcopy {row['clone_ratio']:.3f}", flush=True)
     return row
@@ -191,6 +194,7 @@ def main():
     parser.add_argument("--engine-games", type=int, default=30, help="engine Cro-Magnon games a round")
     parser.add_argument("--hand-games", type=int, default=300, help="hand-written Cro-Magnon games a round")
     parser.add_argument("--neo-games", type=int, default=5, help="Neolithibum games a round")
+    parser.add_argument("--stone-games", type=int, default=3, help="Stone Age games a round (0: skip)")
     parser.add_argument("--greedy-decisions", type=int, default=100, help="greedy answers a round")
     parser.add_argument("--memory-games", type=int, default=400, help="games for the memory trend (0: skip)")
     parser.add_argument("--core", type=int, default=None, help="the core to run on (default: the first allowed)")
@@ -200,7 +204,7 @@ def main():
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
     args = parser.parse_args()
     if args.quick:
-        args.games, args.engine_games, args.hand_games, args.neo_games = 5, 3, 30, 1
+        args.games, args.engine_games, args.hand_games, args.neo_games, args.stone_games = 5, 3, 30, 1, 1
         args.greedy_decisions, args.memory_games = 10, 8
     global clock
     clock = CLOCKS[args.clock]
@@ -211,15 +215,17 @@ def main():
 
     cro = rules_module.load(ROOT / "content" / "cro-magnon")
     neo = rules_module.load(ROOT / "content" / "neolithibum")
+    stone = rules_module.load(ROOT / "content" / "stone-age")
     pack = handcoded.Pack()
     samples = []
     play(cro, 4, 10_000, samples)
     engine_games(neo, 4, 1)
+    engine_games(stone, 4, 1)
     handcoded_games(pack, 4, 10)
     print(f"\n{args.rounds} interleaved rounds, random 4-player games: {args.engine_games} engine and "
-          f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum; "
+          f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum, {args.stone_games} Stone Age; "
           f"{args.greedy_decisions} greedy answers (Cro-Magnon)")
-    rows = [one_round(number, args, cro, neo, pack, samples) for number in range(1, args.rounds + 1)]
+    rows = [one_round(number, args, cro, neo, pack, samples, stone) for number in range(1, args.rounds + 1)]
     medians = {
         "engine_games_per_s": median_of(rows, "engine", "games_per_s"),
         "engine_decisions_per_s": median_of(rows, "engine", "decisions_per_s"),
@@ -230,6 +236,7 @@ def main():
         "ratio_per_game": median_of(rows, "ratio_per_game"),
         "ratio_per_decision": median_of(rows, "ratio_per_decision"),
         "neolithibum_games_per_s": median_of(rows, "neolithibum_games_per_s"),
+        "stone_age_games_per_s": median_of(rows, "stone_age_games_per_s") if args.stone_games else None,
         "greedy_decisions_per_s": median_of(rows, "greedy_decisions_per_s"),
         "greedy_ms_a_decision": median_of(rows, "greedy_ms_a_decision"),
         "clone_ratio": median_of(rows, "clone_ratio"),
@@ -240,6 +247,8 @@ def main():
           f"games/s, {m['handcoded_decisions_per_s']:,.0f} decisions/s ({m['handcoded_decisions_a_game']:.0f} a game)")
     print(f"median: the engine is {m['ratio_per_game']:.1f}x slower per game and {m['ratio_per_decision']:.1f}x "
           f"per decision (targets: <= 10x and <= 5x)")
+    if m["stone_age_games_per_s"]:
+        print(f"median: Stone Age {m['stone_age_games_per_s']:.2f} games/s (4 players)")
     print(f"median: Neolithibum {m['neolithibum_games_per_s']:.2f} games/s; greedy {m['greedy_decisions_per_s']:.0f} "
           f"decisions/s ({m['greedy_ms_a_decision']:.1f} ms a decision); clone/deepcopy {m['clone_ratio']:.3f} "
           f"(target <= 0.1)")
