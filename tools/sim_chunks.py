@@ -41,7 +41,8 @@ def summary(folder: Path) -> dict:
         key = (chunk["pack"], chunk["players"], ",".join(chunk["agents"]))
         run = runs.setdefault(key, {"pack": key[0], "players": key[1], "agents": key[2], "chunks": 0, "games": 0,
                                     "played": 0, "errors": 0, "stalled": 0, "stalled_seeds": [], "endings": {},
-                                    "seeds": [], "_rounds": 0, "min": None, "max": None, "chunk_medians": []})
+                                    "seeds": [], "_rounds": 0, "min": None, "max": None, "chunk_medians": [],
+                                    "per_agent": {}})
         run["chunks"] += 1
         run["games"] += chunk["games"]
         run["played"] += chunk["played"]
@@ -51,6 +52,10 @@ def summary(folder: Path) -> dict:
         run["seeds"].append((chunk["seed"], chunk["seed"] + chunk["games"] - 1))
         for reason, n in chunk["endings"].items():
             run["endings"][reason] = run["endings"].get(reason, 0) + n
+        for agent, row in chunk.get("per_agent", {}).items():      # wins by agent (shared wins split)
+            mine = run["per_agent"].setdefault(agent, {"seat_games": 0, "wins": 0.0})
+            mine["seat_games"] += row["seat_games"]
+            mine["wins"] = round(mine["wins"] + row["wins"], 2)
         turns = chunk["turns"]
         if turns:
             run["_rounds"] += turns["mean"] * chunk["played"]
