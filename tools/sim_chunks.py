@@ -53,9 +53,14 @@ def summary(folder: Path) -> dict:
         for reason, n in chunk["endings"].items():
             run["endings"][reason] = run["endings"].get(reason, 0) + n
         for agent, row in chunk.get("per_agent", {}).items():      # wins by agent (shared wins split)
-            mine = run["per_agent"].setdefault(agent, {"seat_games": 0, "wins": 0.0})
+            mine = run["per_agent"].setdefault(agent, {"seat_games": 0, "wins": 0.0, "_score": 0.0, "_scored": 0})
             mine["seat_games"] += row["seat_games"]
             mine["wins"] = round(mine["wins"] + row["wins"], 2)
+        for seat in chunk.get("seats", []):                       # the final score, by agent
+            if seat.get("score") and seat["score"].get("mean") is not None:
+                mine = run["per_agent"][seat["agent"]]
+                mine["_score"] += seat["score"]["mean"] * chunk["played"]
+                mine["_scored"] += chunk["played"]
         turns = chunk["turns"]
         if turns:
             run["_rounds"] += turns["mean"] * chunk["played"]
@@ -64,6 +69,11 @@ def summary(folder: Path) -> dict:
             run["chunk_medians"].append(turns["median"])
     for run in runs.values():
         run["mean"] = round(run.pop("_rounds") / max(1, run["played"]), 1)
+        for mine in run["per_agent"].values():
+            scored = mine.pop("_scored")
+            total = mine.pop("_score")
+            if scored:
+                mine["mean_score"] = round(total / scored, 1)
         medians = run.pop("chunk_medians")
         run["chunk_median_range"] = [min(medians), max(medians)] if medians else None
         run["seeds"] = _ranges(run["seeds"])
