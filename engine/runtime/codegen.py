@@ -194,7 +194,7 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     key = (name, compiler_class, exists)
     if key in made:
         return made[key]
-    ir = _body_ir(rules, name)
+    ir = function_body_ir(rules, name)
     if ir is None:
         made[key] = None
         return None
@@ -231,19 +231,22 @@ def _returned(body: str, key: str, at: int) -> str:
             f"        raise\n")
 
 
-def _name_checked(word: str) -> str:
+def _name_checked(word: str, key: str = "") -> str:
     if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
-        raise ContentError(f"`{word}` is not a name", code="X502")
+        raise ContentError(f"`{word}` is not a name", key, code="X502")
     return word
 
 
-def _body_ir(rules, name: str):
-    from .. import dsl
-    text = rules.functions[name].get("body")
-    if not isinstance(text, str):
-        return None
-    ir, problem = dsl.parse(text, dsl.EXPRESSION)
-    return None if problem is not None else ir
+def function_body_ir(rules, name: str):
+    """The parsed body of the pack function `name` (None for one without a text body, or one that does not
+    parse), parsed once per pack: the direct callers here and exists.py's short cuts read the same tree."""
+    parsed = rules.__dict__.setdefault("_function_body_ir", {})
+    if name not in parsed:
+        from .. import dsl
+        text = rules.functions[name].get("body")
+        ir, problem = dsl.parse(text, dsl.EXPRESSION) if isinstance(text, str) else (None, True)
+        parsed[name] = None if problem is not None else ir
+    return parsed[name]
 
 
 def _cyclic_functions(rules) -> frozenset:
@@ -255,7 +258,7 @@ def _cyclic_functions(rules) -> frozenset:
     graph = nx.DiGraph()
     for name in rules.functions:
         graph.add_node(name)
-        ir = _body_ir(rules, name)
+        ir = function_body_ir(rules, name)
         stack = [ir] if ir is not None else []
         while stack:
             node = stack.pop()
@@ -302,9 +305,7 @@ class ExpressionCompiler:
         return expression
 
     def _ident(self, word: str) -> str:
-        if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
-            raise ContentError(f"`{word}` is not a name", self.key, code="X502")
-        return word
+        return _name_checked(word, self.key)
 
     def _bind(self, prefix: str, word: str, value) -> str:
         name = f"{prefix}_{self._ident(word)}"

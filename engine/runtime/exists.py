@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import dsl
 from . import functions
 from .budget import CALL_COST
-from .codegen import ExpressionCompiler, direct_function, function_caller, weight
+from .codegen import ExpressionCompiler, direct_function, function_body_ir, function_caller, weight
 from .errors import ContentError
 
 # `count(X) OP N` that says "X is not empty" (True) or "X is empty" (False), and the same written N OP count(X)
@@ -97,17 +97,9 @@ def _can_short_cut(rules, node, seen: set) -> bool:
         return node[2] == "+" and _can_short_cut(rules, node[3], seen) and _can_short_cut(rules, node[4], seen)
     if node[0] != "call" or node[2] in functions.BUILTINS or node[2] not in rules.functions or node[2] in seen:
         return False
-    body = _function_body(rules, node[2])
+    body = function_body_ir(rules, node[2])
     return body is not None and len(node[3]) == len(rules.functions[node[2]].get("params") or []) \
         and _can_short_cut(rules, body, seen | {node[2]})
-
-
-def _function_body(rules, name):
-    text = rules.functions[name].get("body")
-    if not isinstance(text, str):
-        return None
-    ir, problem = dsl.parse(text, dsl.EXPRESSION)
-    return None if problem is not None else ir
 
 
 def _exists_caller(rules, name: str):
@@ -117,7 +109,7 @@ def _exists_caller(rules, name: str):
     params = frozenset(rules.functions[name].get("params") or ())
 
     def compile_body():
-        ir = _function_body(rules, name)
+        ir = function_body_ir(rules, name)
         at = ir[1]
         body = ExistsCompiler(rules, f"function/{name}/body", params).compile(
             ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]])
