@@ -1,2 +1,3 @@
 """Knapper: a data-driven rules interpreter for tabletop card and board games."""
+
 __version__ = "0.1.0"

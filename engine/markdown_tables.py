@@ -1,4 +1,5 @@
 """Tables of codes for the generated docs (lint rules, runtime errors): one heading and table per group."""
+
 from __future__ import annotations
 
 

@@ -4,15 +4,17 @@ SARIF 2.1.0 for programs. Output is stable: sorted, no timestamps.
 Files, messages and source lines may hold any character a stranger's pack holds: the text and GitHub
 reports show control and bidi characters as escapes (`\\x1b`, `\\u202e`), json and SARIF keep every value
 exact but write those characters as JSON escapes (`safe_text`), so no report can drive a terminal."""
+
 from __future__ import annotations
 
 import os
 from pathlib import Path
 from urllib.parse import quote_from_bytes
 
+from engine.diagnostics import RULES, STAGES, Diagnostic, Severity
+from engine.safe_text import dumps, visible
+
 from . import __version__
-from .diagnostics import RULES, STAGES, Diagnostic, Severity
-from .safe_text import dumps, visible
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -32,10 +34,10 @@ def quoted(source: str, line: int, col: int) -> list[str]:
         return []
     number = f"{line:>5} | "
     text_line = source.expandtabs(1)
-    start = max(0, col - 80) if len(text_line) > 160 else 0   # a very long line: the caret's neighbourhood
-    window, prefix = text_line[start:start + 160], "..." if start else ""
+    start = max(0, col - 80) if len(text_line) > 160 else 0  # a very long line: the caret's neighbourhood
+    window, prefix = text_line[start : start + 160], "..." if start else ""
     # the caret counts what is shown before it: an escaped character takes several columns
-    caret_col = len(prefix) + len(visible(window[:max(col - 1 - start, 0)], lines=False)) + 1
+    caret_col = len(prefix) + len(visible(window[: max(col - 1 - start, 0)], lines=False)) + 1
     return [f"{number}{prefix}{visible(window, lines=False)}", " " * len(number) + " " * max(caret_col - 1, 0) + "^"]
 
 
@@ -43,7 +45,7 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     out = []
     for d in diags:
         file, message = visible(d.file, lines=False), visible(d.message)
-        mark = "[*] " if fixable(d) else ""        # as ruff marks what `--fix` repairs
+        mark = "[*] " if fixable(d) else ""  # as ruff marks what `--fix` repairs
         head = f"{file}:{d.line}:{d.col}: {d.code} {mark}{message}"
         if color:
             tint = {"error": "\033[31m", "warning": "\033[33m"}.get(d.severity.value, "\033[36m")
@@ -55,8 +57,10 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
     errors = sum(1 for d in diags if d.severity == Severity.ERROR)
     warnings = sum(1 for d in diags if d.severity == Severity.WARNING)
     if diags:
-        out.append(f"Found {len(diags)} problem{'s' if len(diags) != 1 else ''} "
-                   f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}).")
+        out.append(
+            f"Found {len(diags)} problem{'s' if len(diags) != 1 else ''} "
+            f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''})."
+        )
         repairable = sum(map(fixable, diags))
         if repairable:
             out.append(f"[*] {repairable} fixable with `knap lint --fix` (`--diff` shows the changes).")
@@ -64,11 +68,18 @@ def text(diags: list[Diagnostic], lines_of, color: bool = False) -> str:
 
 
 def as_json(diags: list[Diagnostic], stats=None, files: int = 0, lines_of=None) -> str:
-    payload = {"version": 1, "tool": "knap", "tool_version": __version__, "files": files,
-               "diagnostics": [_json_entry(d, lines_of) for d in diags],
-               "summary": {"errors": sum(1 for d in diags if d.severity == Severity.ERROR),
-                           "warnings": sum(1 for d in diags if d.severity == Severity.WARNING),
-                           "total": len(diags)}}
+    payload = {
+        "version": 1,
+        "tool": "knap",
+        "tool_version": __version__,
+        "files": files,
+        "diagnostics": [_json_entry(d, lines_of) for d in diags],
+        "summary": {
+            "errors": sum(1 for d in diags if d.severity == Severity.ERROR),
+            "warnings": sum(1 for d in diags if d.severity == Severity.WARNING),
+            "total": len(diags),
+        },
+    }
     if stats is not None:
         payload["stats"] = [s.to_json() for s in stats]
     return dumps(payload, indent=2)
@@ -102,8 +113,10 @@ def github(diags: list[Diagnostic]) -> str:
         level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
         message = visible(d.message + (f" (hint: {d.hint})" if d.hint else ""))
         file = _escape_property(visible(d.file, lines=False))
-        lines.append(f"::{level} file={file},line={max(d.line, 1)},col={max(d.col, 1)},"
-                     f"title={_escape_property(d.code)}::{_escape_data(message)}")
+        lines.append(
+            f"::{level} file={file},line={max(d.line, 1)},col={max(d.col, 1)},"
+            f"title={_escape_property(d.code)}::{_escape_data(message)}"
+        )
     return "\n".join(lines)
 
 
@@ -116,22 +129,26 @@ def sarif(diags: list[Diagnostic]) -> str:
         if rule is None:
             rules.append({"id": code, "name": "internal", "shortDescription": {"text": "Internal error"}})
             continue
-        rules.append({
-            "id": rule.code, "name": rule.name,
-            "shortDescription": {"text": rule.summary},
-            "fullDescription": {"text": rule.explanation},
-            "help": {"text": rule.explanation},
-            "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-            "properties": {"stage": STAGES[rule.code[0]].split(":")[0]},
-        })
+        rules.append(
+            {
+                "id": rule.code,
+                "name": rule.name,
+                "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": rule.explanation},
+                "help": {"text": rule.explanation},
+                "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+                "properties": {"stage": STAGES[rule.code[0]].split(":")[0]},
+            }
+        )
     results = []
     for d in diags:
         region = {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)}
         result = {
-            "ruleId": d.code, "ruleIndex": index[d.code], "level": _LEVEL[d.severity],
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": _LEVEL[d.severity],
             "message": {"text": d.message + (f" Hint: {d.hint}" if d.hint else "")},
-            "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.file),
-                                                "region": region}}],
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.file), "region": region}}],
         }
         if fixable(d):
             result["fixes"] = [_sarif_fix(d)]
@@ -139,12 +156,20 @@ def sarif(diags: list[Diagnostic]) -> str:
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "knap", "version": __version__, "informationUri":
-                                "https://knapper.invalid/docs/lint", "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": _folder_uri(Path.cwd())}},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "knap",
+                        "version": __version__,
+                        "informationUri": "https://knapper.invalid/docs/lint",
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": _folder_uri(Path.cwd())}},
+                "results": results,
+            }
+        ],
     }
     return dumps(log, indent=2)
 
@@ -156,11 +181,23 @@ def fixable(d: Diagnostic) -> bool:
 
 def _sarif_fix(d: Diagnostic) -> dict:
     """A SARIF `fix`: the replaced regions (end column exclusive, as SARIF counts) and the new text."""
-    replacements = [{"deletedRegion": {"startLine": e["line"], "startColumn": e["col"], "endLine": e["end_line"],
-                                       "endColumn": e["end_col"]},
-                     "insertedContent": {"text": e["content"]}} for e in d.fix["edits"]]
-    return {"description": {"text": d.fix.get("message") or "apply the fix"},
-            "artifactChanges": [{"artifactLocation": _artifact_location(d.file), "replacements": replacements}]}
+    assert d.fix is not None  # the caller asked `fixable(d)`
+    replacements = [
+        {
+            "deletedRegion": {
+                "startLine": e["line"],
+                "startColumn": e["col"],
+                "endLine": e["end_line"],
+                "endColumn": e["end_col"],
+            },
+            "insertedContent": {"text": e["content"]},
+        }
+        for e in d.fix["edits"]
+    ]
+    return {
+        "description": {"text": d.fix.get("message") or "apply the fix"},
+        "artifactChanges": [{"artifactLocation": _artifact_location(d.file), "replacements": replacements}],
+    }
 
 
 def _folder_uri(folder: Path) -> str:
@@ -185,8 +222,10 @@ def explain(code: str) -> str | None:
     rule = RULES.get(code.upper())
     if rule is None:
         return None
-    return (f"{rule.code} ({rule.name}) — stage: {STAGES[rule.code[0]]}; severity: {rule.severity.value}\n\n"
-            f"{rule.summary}\n\n{rule.explanation}\n")
+    return (
+        f"{rule.code} ({rule.name}) — stage: {STAGES[rule.code[0]]}; severity: {rule.severity.value}\n\n"
+        f"{rule.summary}\n\n{rule.explanation}\n"
+    )
 
 
 def rules_table() -> str:

@@ -6,6 +6,7 @@ reorder what is shown (bidi overrides, the "Trojan Source" trick) or be read by 
 `visible` is for authors (each such character written as `\\u202e`, so a linter shows where it is), and
 `dumps` writes JSON whose values stay exact while the bytes on the wire carry none of them raw.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,10 @@ import re
 # interlinear annotations); lone surrogates, which cannot even be written as UTF-8. Kept on purpose: the
 # zero-width joiner and non-joiner (emoji sequences, Persian and Indic scripts) and the implicit direction
 # marks LRM, RLM and ALM (right-to-left text needs them; they reorder no strong character).
-_UNSAFE = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f"
-           "\ufeff\ufff9-\ufffb\ud800-\udfff")
+_UNSAFE = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff"
+)
 _UNSAFE_IN_LINES = re.compile(f"[{_UNSAFE}]")
 _UNSAFE_IN_ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
 _LINE_BREAKS = re.compile("\r\n|[\r\u2028\u2029]")
@@ -34,7 +37,7 @@ def plain(text, lines: bool = False) -> str:
 
 
 _BRACKET = re.compile(r"(\\*)\[")
-_TAG_AFTER_BRACKET = re.compile(r"[a-z#/@][^[]*?]")        # what rich reads as a tag after a `[`
+_TAG_AFTER_BRACKET = re.compile(r"[a-z#/@][^[]*?]")  # what rich reads as a tag after a `[`
 _FINAL_BACKSLASHES = re.compile(r"(\\+)\Z")
 
 
@@ -46,7 +49,7 @@ def markup(text, lines: bool = False) -> str:
     text = plain(text, lines)
 
     def bracket(match: re.Match) -> str:
-        run = len(match.group(1))         # k backslashes then `[`: rich shows k of 2k+1 before a tag, k of k+1 else
+        run = len(match.group(1))  # k backslashes then `[`: rich shows k of 2k+1 before a tag, k of k+1 else
         starts_tag = _TAG_AFTER_BRACKET.match(text, match.end())
         return "\\" * (2 * run + 1 if starts_tag else run + 1) + "["
 
@@ -80,4 +83,5 @@ def console(**kwargs):
     """A rich console for pack text: `:100:` stays text (not an emoji) and numbers are not recoloured.
     Pass text through `markup` (or print `Text(plain(...))`) before printing it."""
     from rich.console import Console
+
     return Console(emoji=False, highlight=False, **kwargs)

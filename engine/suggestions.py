@@ -1,4 +1,4 @@
-""""Did you mean ...?": the closest known name to a misspelt one. The answer is always that of
+""" "Did you mean ...?": the closest known name to a misspelt one. The answer is always that of
 `difflib.get_close_matches(word, names, n=1, cutoff)`, ties included; it comes fast from a set of
 tens of thousands of names.
 
@@ -12,6 +12,7 @@ so only the names holding one of the `len(word) - T + 1` rarest letters are look
 name counts the shared letters at once). A typing mistake scores about 0.9, so r = 0.9 is tried
 first, where T is nearly the whole word and few names qualify; then 0.8, then the cutoff.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,12 +20,12 @@ from bisect import bisect_left
 from collections import Counter, OrderedDict
 from difflib import SequenceMatcher
 
-CUTOFF = 0.75            # one threshold for every "did you mean" of the linter
-SMALL = 200              # names; fewer are compared one by one, as difflib does
-_EPSILON = 1e-9          # bounds are widened by this, so rounding can only add candidates
-_CACHE_SIZE = 8          # indexes kept
-_BITS = 256              # letters (with rank) that get a bit in the masks
-_LEVELS = (0.9, 0.8)     # ratios tried before the cutoff: a typing mistake in an id of 6 letters or more
+CUTOFF = 0.75  # one threshold for every "did you mean" of the linter
+SMALL = 200  # names; fewer are compared one by one, as difflib does
+_EPSILON = 1e-9  # bounds are widened by this, so rounding can only add candidates
+_CACHE_SIZE = 8  # indexes kept
+_BITS = 256  # letters (with rank) that get a bit in the masks
+_LEVELS = (0.9, 0.8)  # ratios tried before the cutoff: a typing mistake in an id of 6 letters or more
 
 
 def _tokens(word: str):
@@ -57,7 +58,7 @@ class NameIndex:
         self.names = sorted({n for n in names if isinstance(n, str)}, key=lambda n: (len(n), n))
         self.frozen = frozenset(self.names)
         self.length_of = [len(name) for name in self.names]
-        self.first: list[int] = []            # first[k]: the number of the first name of k letters or more
+        self.first: list[int] = []  # first[k]: the number of the first name of k letters or more
         for number, name in enumerate(self.names):
             while len(self.first) <= len(name):
                 self.first.append(number)
@@ -91,41 +92,46 @@ class NameIndex:
         if len(self.names) <= SMALL:
             return _best_of(word, (name for name in self.names if name not in without), cutoff)
         matcher = SequenceMatcher()
-        matcher.set_seq2(word)            # as difflib does: the word is the sequence it indexes
+        matcher.set_seq2(word)  # as difflib does: the word is the sequence it indexes
         best: tuple[float, str] | None = None
-        for target in [level for level in _LEVELS if level > cutoff] + [cutoff]:   # few names reach a high one
+        for target in [level for level in _LEVELS if level > cutoff] + [cutoff]:  # few names reach a high one
             best = self._search(word, matcher, target, best, cutoff, without)
             if best is not None and best[0] >= target:
-                break          # every name that could reach `target` was seen, and none beats the best
+                break  # every name that could reach `target` was seen, and none beats the best
         return best
 
     def _search(self, word, matcher, target, best, cutoff, without):
         """`best` ((ratio, name) or None), or a better name among those whose ratio can reach `target`."""
         size = len(word)
         floor = best[0] if best else cutoff
-        threshold = max(floor, target)    # names below it are not looked for
+        threshold = max(floor, target)  # names below it are not looked for
         lengths = _lengths(size, threshold)
-        lengths = range(lengths.start, min(lengths.stop, len(self.first)))    # no name is longer
+        lengths = range(lengths.start, min(lengths.stop, len(self.first)))  # no name is longer
         low, high = self._numbers(lengths)
         must = _must_share(size, lengths.start, threshold)
-        if must <= 1:                     # too short for the letters to tell: every name of a fitting length
+        if must <= 1:  # too short for the letters to tell: every name of a fitting length
             candidates = range(low, high)
         else:
+
             def in_range(token):
                 numbers = self.postings.get(token, ())
-                return numbers[bisect_left(numbers, low):bisect_left(numbers, high)]
+                return numbers[bisect_left(numbers, low) : bisect_left(numbers, high)]
+
             lists = sorted((in_range(token) for token in _tokens(word)), key=len)
             # A name that holds none of the k rarest letters of the word shares at most size - k of them.
-            candidates = set().union(*lists[:size - must + 1])
+            candidates = set().union(*lists[: size - must + 1])
         mask, unmapped = 0, 0
         for token in _tokens(word):
             bit = self.bit.get(token)
             mask, unmapped = (mask | bit, unmapped) if bit else (mask, unmapped + 1)
         need = {length: _must_share(size, length, threshold) for length in lengths}
         masks, length_of = self.masks, self.length_of
-        shared = [(held, number) for number in candidates
-                  if (held := (mask & masks[number]).bit_count() + unmapped) >= need[length_of[number]]]
-        shared.sort(reverse=True)         # the most promising first: the floor rises fast
+        shared = [
+            (held, number)
+            for number in candidates
+            if (held := (mask & masks[number]).bit_count() + unmapped) >= need[length_of[number]]
+        ]
+        shared.sort(reverse=True)  # the most promising first: the floor rises fast
         names = self.names
         for held, number in shared:
             name = names[number]
@@ -208,12 +214,13 @@ def closest(word: str, names, cutoff: float = CUTOFF) -> str | None:
             found = _best_of(word, names, cutoff)
         else:
             covering, lacking, extra = _covering(names)
-            found = max(filter(None, (covering.best(word, cutoff, extra), _best_of(word, lacking, cutoff))),
-                        default=None)
+            found = max(
+                filter(None, (covering.best(word, cutoff, extra), _best_of(word, lacking, cutoff))), default=None
+            )
     return found[1] if found else None
 
 
 def suggest(word: str, names, cutoff: float = CUTOFF) -> str:
-    """"did you mean `x`?" for the closest name, or nothing."""
+    """ "did you mean `x`?" for the closest name, or nothing."""
     found = closest(word, names, cutoff)
     return f"did you mean `{found}`?" if found is not None else ""

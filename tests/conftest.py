@@ -1,4 +1,5 @@
 """Shared helpers: run the `knap` command in-process and read its JSON report."""
+
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.commands.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,19 +28,27 @@ def tiny_manifest(pack_id: str = "tiny") -> str:
 
 def goal_end(goal="3", counter: str = "vp") -> str:
     """An end rule document: the game ends as soon as a player has `goal` of `counter`; most wins."""
-    return (f"kind: end\nid: goal\nname: Goal\ntrigger: me.{counter} >= {goal}\nthen: immediate\nresult: most\n"
-            f"counter: {counter}\n")
+    return (
+        f"kind: end\nid: goal\nname: Goal\ntrigger: me.{counter} >= {goal}\nthen: immediate\nresult: most\n"
+        f"counter: {counter}\n"
+    )
 
 
 def one_action_rules(effect: str, *, goal="3", action: str = "", before: str = "", extra: str = "") -> str:
     """The rules of a pack whose one action `act` does `effect`: a `vp` counter and an end at `goal` vp;
     `action` adds lines to the action, `before` and `extra` add documents before and after."""
     body = "\n".join("  " + line for line in effect.splitlines())
-    return (before + ("---\n" if before else "")
-            + "kind: counter\nid: vp\nname: VP\nowner: player\n---\n"
-            + goal_end(goal) + "---\n"
-            + "kind: action\nid: act\nname: Act\n" + (action + "\n" if action else "") + f"effect: |\n{body}\n"
-            + (f"---\n{extra}" if extra else ""))
+    return (
+        before
+        + ("---\n" if before else "")
+        + "kind: counter\nid: vp\nname: VP\nowner: player\n---\n"
+        + goal_end(goal)
+        + "---\n"
+        + "kind: action\nid: act\nname: Act\n"
+        + (action + "\n" if action else "")
+        + f"effect: |\n{body}\n"
+        + (f"---\n{extra}" if extra else "")
+    )
 
 
 # one technology card, for the lint tests
@@ -82,7 +91,7 @@ owner: player
 
 @pytest.fixture(autouse=True, scope="session")
 def _own_user_cache_folder(tmp_path_factory):
-    """knap keeps its cache key in the user's cache folder (engine/lint_cache.py): tests, and the
+    """knap keeps its cache key in the user's cache folder (engine/lint/cache.py): tests, and the
     processes they start, use one of their own and never touch the real home."""
     previous = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
@@ -96,29 +105,36 @@ def _own_user_cache_folder(tmp_path_factory):
 @pytest.fixture
 def make_pack(tmp_path):
     """Write a pack folder `demo/` (manifest, a deck, a hand, vp) plus the given files; returns its path."""
+
     def make(files: dict[str, str] | None = None, manifest: str = MINIMAL_PACK) -> Path:
         root = tmp_path / "demo"
         return write_tree(root, {"pack.yaml": manifest, "rules.yaml": MINIMAL_RULES, **(files or {})})
+
     return make
 
 
 @pytest.fixture
 def knap(capsys):
     """Run `knap ARGS`; returns (exit code, stdout, stderr)."""
+
     def run(*args: str):
         code = main([str(a) for a in args])
         out, err = capsys.readouterr()
         assert "Traceback" not in err and "internal error" not in err, err
         return code, out, err
+
     return run
 
 
 @pytest.fixture
 def lint_json(knap):
     """Lint paths without the cache; returns (exit code, list of (file name, line, col, code, message))."""
+
     def run(*paths, extra=()):
         code, out, _ = knap("lint", *paths, "--no-cache", "--format", "json", *extra)
         report = json.loads(out)
-        return code, [(Path(d["file"]).name, d["line"], d["col"], d["code"], d["message"])
-                      for d in report["diagnostics"]]
+        return code, [
+            (Path(d["file"]).name, d["line"], d["col"], d["code"], d["message"]) for d in report["diagnostics"]
+        ]
+
     return run

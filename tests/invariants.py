@@ -2,6 +2,7 @@
 no place over its capacity, counters within their bounds, pools kept, monotonic counters never down, a legal
 option for whoever must decide, the pack's own limits (pack_invariants.py) — and scores (every counter, and
 where every card lies) change only by the rules."""
+
 from __future__ import annotations
 
 import pack_invariants
@@ -51,11 +52,14 @@ def changed_only_by_the_rules(rules_copy, game):
         for counter in score_counters(game.rules):
             for owner in sorted(set(mine) | set(theirs)):
                 have, should = mine.get(owner, {}).get(counter), theirs.get(owner, {}).get(counter)
-                assert have == should, f"{owner}'s {counter} is {have} after decision {len(history)}, but the " \
+                assert have == should, (
+                    f"{owner}'s {counter} is {have} after decision {len(history)}, but the "
                     f"rules make it {should}: it changed outside the rules"
+                )
         assert mine == theirs, "a counter changed outside the rules"
-    assert game.state["zones"] == rules_copy.state["zones"], \
+    assert game.state["zones"] == rules_copy.state["zones"], (
         f"after decision {len(history)} the cards lie where the rules did not put them"
+    )
 
 
 def check(game, previous_scores: dict | None = None) -> dict:
@@ -73,20 +77,22 @@ def check(game, previous_scores: dict | None = None) -> dict:
             assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
             assert high is None or value <= high, f"{owner}'s {counter} is {value}, above its maximum"
     for zone_id, zone in game.rules.zones.items():
-        if zone.get("capacity") is not None:     # a place's capacity counts every player's cards there
+        if zone.get("capacity") is not None:  # a place's capacity counts every player's cards there
             held = sum(1 for key in game.zone_keys(zone_id) for x in state["zones"][key] if x is not None)
             assert held <= zone["capacity"], f"{zone_id} holds {held}, more than its capacity {zone['capacity']}"
     scores = {}
     pools: dict[str, int] = {}
     for counter, spec in game.rules.counters.items():
-        if spec.get("pool"):      # tokens that move between places (a bag, the players), never appear or vanish
+        if spec.get("pool"):  # tokens that move between places (a bag, the players), never appear or vanish
             pools[spec["pool"]] = pools.get(spec["pool"], 0) + sum(
-                values.get(counter, 0) for values in state["counters"].values())
+                values.get(counter, 0) for values in state["counters"].values()
+            )
     for pool, total in pools.items():
         scores[("pool", pool)] = total
         if previous_scores is not None and ("pool", pool) in previous_scores:
-            assert total == previous_scores[("pool", pool)], f"the {pool} pool went from " \
-                f"{previous_scores[('pool', pool)]} to {total}"
+            assert total == previous_scores[("pool", pool)], (
+                f"the {pool} pool went from {previous_scores[('pool', pool)]} to {total}"
+            )
     for counter, spec in game.rules.counters.items():
         if spec.get("monotonic"):
             for owner, values in state["counters"].items():

@@ -2,6 +2,7 @@
 (invariants.py): the limits a pack's rules set in their own words, which no generic check can read.
 `checks_for(game)` gives the checks of the game's pack; invariants.Watch runs them, so the game tests and
 tools/soak.py check them after every decision."""
+
 from __future__ import annotations
 
 
@@ -23,7 +24,7 @@ def stone_age_limits(game):
     mammoth = state["counters"]["table"].get("mammoth_area", 0)
     for number, area in enumerate(params["resource_areas"], 1):
         if number == mammoth:
-            continue                       # the mammoth lifts the players' limit there (the 7 still holds)
+            continue  # the mammoth lifts the players' limit there (the 7 still holds)
         colours = sum(1 for p in state["players"] if state["zones"][f"{area}:{p}"])
         assert colours <= params["players_per_area"], f"{colours} colours on {area}"
     assert len([x for x in state["zones"]["civ_display"] if x is not None]) <= params["display_places"]

@@ -1,9 +1,10 @@
 """Building rule scenarios: a game of a pack set up as a rulebook example describes it, then saved
 and loaded (every scenario starts from a saved state), answered by option labels, and inspected by
 card ids rather than card numbers."""
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from engine.runtime import rules as rules_module
@@ -13,7 +14,7 @@ from engine.runtime.views import option_label
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(pack: str = "cro-magnon"):
     return rules_module.load(ROOT / "content" / pack)
 
@@ -89,8 +90,9 @@ def answer(game: Game, wanted: str, player: str | None = None):
     player = player or decision.players[0]
     pending = game.state["pending"]
     labels = {k: option_label(game, pending, pending["options"][k], player) for k in game.legal(player)}
-    matches = [k for k, label in labels.items() if label == wanted] or \
-              [k for k, label in labels.items() if label.startswith(wanted)]
+    matches = [k for k, label in labels.items() if label == wanted] or [
+        k for k, label in labels.items() if label.startswith(wanted)
+    ]
     assert matches, f"no option `{wanted}` in {list(labels.values())} ({pending.get('prompt')})"
     game.apply(matches[0], player)
 

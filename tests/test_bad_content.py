@@ -15,6 +15,7 @@ removed. A reason that mentions `internal error` marks a case on which the whole
 Cases too big to commit (a 10 MiB file, 5000 levels of flow nesting, ...) are written into
 tmp_path and linted by a separate process under a time and memory limit.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.commands.cli import main
 from engine.diagnostics import RULES
 
 try:
@@ -38,25 +39,26 @@ except ImportError:  # pragma: no cover -- not on POSIX
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "bad_content"
-TIMEOUT = 60                    # seconds, for each separate process
-MEMORY = 2 << 30                # bytes of address space, for each separate process
+TIMEOUT = 60  # seconds, for each separate process
+MEMORY = 2 << 30  # bytes of address space, for each separate process
 
-_LINE = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+|\*):(?P<col>\d+|\*)\s+(?P<code>[A-Z]\d{3})"
-                   r"(?:\s+xfail:\s*(?P<reason>.+))?$")
+_LINE = re.compile(
+    r"^(?P<file>[^\s:]+):(?P<line>\d+|\*):(?P<col>\d+|\*)\s+(?P<code>[A-Z]\d{3})"
+    r"(?:\s+xfail:\s*(?P<reason>.+))?$"
+)
 
 
 @dataclass(frozen=True)
 class Expect:
     file: str
-    line: int | None            # None: any line
-    col: int | None             # None: any column
+    line: int | None  # None: any line
+    col: int | None  # None: any column
     code: str
-    xfail: str | None = None    # the known bug that keeps the linter from meeting this expectation
+    xfail: str | None = None  # the known bug that keeps the linter from meeting this expectation
 
     def matches(self, found: tuple[str, int, int, str]) -> bool:
         file, line, col, code = found
-        return (file == self.file and code == self.code and self.line in (None, line)
-                and self.col in (None, col))
+        return file == self.file and code == self.code and self.line in (None, line) and self.col in (None, col)
 
     def __str__(self):
         return f"{self.file}:{self.line or '*'}:{self.col or '*'} {self.code}"
@@ -71,8 +73,15 @@ def read_expectations(case: Path) -> list[Expect]:
         match = _LINE.match(text)
         assert match, f"{case.name}/expect.txt:{number}: cannot read {raw!r}"
         line, col = match["line"], match["col"]
-        expects.append(Expect(match["file"], None if line == "*" else int(line), None if col == "*" else int(col),
-                              match["code"], match["reason"]))
+        expects.append(
+            Expect(
+                match["file"],
+                None if line == "*" else int(line),
+                None if col == "*" else int(col),
+                match["code"],
+                match["reason"],
+            )
+        )
     assert expects, f"{case.name}/expect.txt expects nothing"
     return expects
 
@@ -89,7 +98,7 @@ def _relative(file: str, case: Path) -> str:
     """A diagnostic's file, relative to the case folder (symbolic links are not followed)."""
     path = Path(file)
     if not path.is_absolute():
-        path = REPO / path      # knap prints paths relative to its working folder, REPO here
+        path = REPO / path  # knap prints paths relative to its working folder, REPO here
     return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(case))).as_posix()
 
 
@@ -107,6 +116,7 @@ def run_knap(capsys, monkeypatch):
         code = main([str(a) for a in args])
         out, err = capsys.readouterr()
         return code, out, err
+
     return run
 
 
@@ -115,9 +125,15 @@ def _limits():  # pragma: no cover -- runs in the child process
 
 
 def knap_process(*args, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m engine.cli ARGS` in a separate process, with a time and an address-space limit."""
-    return subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=TIMEOUT, preexec_fn=_limits if resource else None)
+    """`python -m engine.commands.cli ARGS` in a separate process, with a time and an address-space limit."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        preexec_fn=_limits if resource else None,
+    )
 
 
 def check(case: Path, code: int, out: str, err: str, expects: list[Expect]):
@@ -138,8 +154,9 @@ def check(case: Path, code: int, out: str, err: str, expects: list[Expect]):
     if still:
         pytest.xfail(f"known linter bug: {'; '.join(f'{e}: {e.xfail}' for e in still)}")
     if known:
-        pytest.fail(f"{case.name}: the linter now meets {', '.join(map(str, known))}; remove `xfail:` from "
-                    f"its expect.txt")
+        pytest.fail(
+            f"{case.name}: the linter now meets {', '.join(map(str, known))}; remove `xfail:` from its expect.txt"
+        )
 
 
 # ------------------------------------------------------------------------------ the committed corpus
@@ -168,10 +185,23 @@ def test_output_does_not_depend_on_the_hash_seed():
     names = ["g002_prerequisite_cycle", "g003_unreachable", "r003_wrong_copies", "d002_unknown_name"]
     reports = []
     for seed in ("1", "2", "3", "4"):
-        result = subprocess.run([sys.executable, "-m", "engine.cli", "lint", "--no-cache", "--format", "json",
-                                 *(str(CORPUS.relative_to(REPO) / name) for name in names)],
-                                cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT,
-                                env={**os.environ, "PYTHONHASHSEED": seed})
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "engine.commands.cli",
+                "lint",
+                "--no-cache",
+                "--format",
+                "json",
+                *(str(CORPUS.relative_to(REPO) / name) for name in names),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         assert result.returncode == 1, result.stderr
         reports.append(json.loads(result.stdout)["diagnostics"])
     unstable = {Path(d["file"]).parent.name for report in reports[1:] for d in report if d not in reports[0]}
@@ -237,8 +267,7 @@ def _link_out_of_the_pack(root: Path):
 
 def _integer_with_5000_digits(root: Path):
     """Python refuses to convert integers longer than 4300 digits (sys.get_int_max_str_digits)."""
-    (root / "box.yaml").write_text("kind: component\nid: box\nname: Box\ncount: " + "9" * 5000 + "\n",
-                                   encoding="utf-8")
+    (root / "box.yaml").write_text("kind: component\nid: box\nname: Box\ncount: " + "9" * 5000 + "\n", encoding="utf-8")
 
 
 def _extend(root: Path, base: str):
@@ -250,8 +279,9 @@ def _extend(root: Path, base: str):
 def _broken_base(root: Path):
     """The case extends a sibling pack that has an error of its own (an unknown zone)."""
     base = _pack(root.parent, "broken_base")
-    (base / "zones.yaml").write_text("kind: zone\nid: deck\nname: Deck\ntype: deck\nrefill_from: nowhere\n",
-                                     encoding="utf-8")
+    (base / "zones.yaml").write_text(
+        "kind: zone\nid: deck\nname: Deck\ntype: deck\nrefill_from: nowhere\n", encoding="utf-8"
+    )
     _extend(root, "broken_base")
 
 
@@ -266,8 +296,15 @@ def _deep_flow_bracket(found, root):
     """Y007 on line 5 at a `[` nested deeper than 64 (libyaml stops at 1000 levels, the loader at 64)."""
     text = (root / "deep.yaml").read_text(encoding="utf-8").splitlines()[4]
     prefix = len("lines: ")
-    return any(f == "deep.yaml" and line == 5 and code == "Y007" and 0 < col <= len(text)
-               and text[col - 1] == "[" and col - prefix > 64 for f, line, col, code in found)
+    return any(
+        f == "deep.yaml"
+        and line == 5
+        and code == "Y007"
+        and 0 < col <= len(text)
+        and text[col - 1] == "["
+        and col - prefix > 64
+        for f, line, col, code in found
+    )
 
 
 GENERATED = {
@@ -285,8 +322,9 @@ GENERATED = {
     # which a loader that raises on this file would break.
     "s006_integer_with_5000_digits": (_integer_with_5000_digits, [Expect("box.yaml", 4, 8, "S006")]),
 }
-GENERATED_CODES = {"Y007"} | {e.code for _, expected in GENERATED.values() if not callable(expected)
-                               for e in expected if not e.xfail}
+GENERATED_CODES = {"Y007"} | {
+    e.code for _, expected in GENERATED.values() if not callable(expected) for e in expected if not e.xfail
+}
 
 
 @pytest.mark.parametrize("name", sorted(GENERATED))

@@ -5,6 +5,7 @@ logs and saves of the built-in packs and checks that each outcome is a correct r
 clean GameError/ContentError; writes of logs, saves, `sim --log-dir` files and `lint --output` are whole or
 not at all, and a failing write names its path.
 """
+
 from __future__ import annotations
 
 import errno
@@ -15,10 +16,11 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
-from engine import atomic
-from engine.cli import main
+from engine.commands.cli import main
+from engine.files import atomic
 from engine.runtime import persist, session
 from engine.runtime.error_codes import ERROR_CODES
 from engine.runtime.errors import ContentError
@@ -68,15 +70,16 @@ def test_the_corpus_is_big_and_each_case_has_a_file():
 def test_a_bad_log_or_save_is_one_clear_line_and_exit_1(capsys, name, error_code, fragment):
     code, out, err = _run(capsys, "replay", CORPUS / name, "--pack", TOY)
     line = _clean_failure(code, err)
-    assert line.startswith(f"knap: {CORPUS / name}"), line     # the file comes first
-    assert f": {error_code} " in line, line                     # which error: its code
-    assert fragment in line.replace(f"{error_code} ", "", 1), line     # where, and the words a person reads
+    assert line.startswith(f"knap: {CORPUS / name}"), line  # the file comes first
+    assert f": {error_code} " in line, line  # which error: its code
+    assert fragment in line.replace(f"{error_code} ", "", 1), line  # where, and the words a person reads
     assert err.strip().splitlines()[1] == f"      = hint: {ERROR_CODES[error_code].hint}", err
 
 
 def test_the_corpus_bases_are_good(capsys, tmp_path):
     """The logs and saves the cases were made from replay and load cleanly (so each case's error is its own)."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("generate", CORPUS / "generate.py")
     generate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generate)
@@ -97,7 +100,7 @@ def test_a_missing_log_is_a_usage_error_and_a_folder_a_bad_file(capsys, tmp_path
 
 def test_a_huge_file_is_refused_by_its_size_before_it_is_read(capsys, tmp_path):
     big = tmp_path / "big.json"
-    with open(big, "wb") as handle:           # sparse: no disk space, no time
+    with open(big, "wb") as handle:  # sparse: no disk space, no time
         handle.truncate(persist.jsonload.MAX_BYTES + 1)
     code, _, err = _run(capsys, "replay", big)
     assert "the limit is 32 MiB" in _clean_failure(code, err)
@@ -173,8 +176,11 @@ def _bases():
     """Real logs and saves: Cro-Magnon with 2 players, Neolithibum and Stone Age with 3, seeded, cut short to stay fast
     (a cut log is still a whole, valid log of the game so far)."""
     if not _BASES:
-        for pack, players, seed, answers in (("cro-magnon", 2, 5, 40), ("neolithibum", 3, 8, 60),
-                                             ("stone-age", 3, 4, 90)):
+        for pack, players, seed, answers in (
+            ("cro-magnon", 2, 5, 40),
+            ("neolithibum", 3, 8, 60),
+            ("stone-age", 3, 4, 90),
+        ):
             rules = load(CONTENT / pack)
             game = Game.new(rules, players, seed)
             rnd = random.Random(seed)
@@ -187,13 +193,36 @@ def _bases():
 
 
 def _strange_values():
-    leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.integers(-(2 ** 70), 2 ** 70),
-                     st.sampled_from([0.0, 1.0, 2.0, 2.7, -0.5, math.nan, math.inf, -math.inf, 1e300]),
-                     st.sampled_from(["", "P1", "P2", "P9", "chance", "x", "action/explore/effect", "deck",
-                                      "hand:P1", "end_turn", "\x1b[2J", "\ud800"]))
-    return st.recursive(leaf, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                      st.dictionaries(st.sampled_from(["a", "P1", "code", "pc"]),
-                                                                      inner, max_size=3)), max_leaves=6)
+    leaf = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 3),
+        st.integers(-(2**70), 2**70),
+        st.sampled_from([0.0, 1.0, 2.0, 2.7, -0.5, math.nan, math.inf, -math.inf, 1e300]),
+        st.sampled_from(
+            [
+                "",
+                "P1",
+                "P2",
+                "P9",
+                "chance",
+                "x",
+                "action/explore/effect",
+                "deck",
+                "hand:P1",
+                "end_turn",
+                "\x1b[2J",
+                "\ud800",
+            ]
+        ),
+    )
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "P1", "code", "pc"]), inner, max_size=3)
+        ),
+        max_leaves=6,
+    )
 
 
 def _mutate(data, document, within=()):
@@ -221,16 +250,16 @@ def _mutate(data, document, within=()):
     elif how == "nest":
         parent[key] = json.loads("[" * 70 + json.dumps(parent[key]) + "]" * 70)
     elif how == "nudge" and isinstance(parent[key], int) and not isinstance(parent[key], bool):
-        parent[key] += data.draw(st.sampled_from([-1, 1, 2, -1000, 10 ** 6, 2 ** 64]), label="by")
+        parent[key] += data.draw(st.sampled_from([-1, 1, 2, -1000, 10**6, 2**64]), label="by")
     else:
         parent[key] = data.draw(_strange_values(), label="value")
 
 
 def _text(document) -> str:
-    return json.dumps(document, ensure_ascii=False)     # NaN and Infinity get through as such
+    return json.dumps(document, ensure_ascii=False)  # NaN and Infinity get through as such
 
 
-EXAMPLES = int(os.environ.get("KNAP_FUZZ_EXAMPLES", "80"))     # raise it for a soak: KNAP_FUZZ_EXAMPLES=5000
+EXAMPLES = int(os.environ.get("KNAP_FUZZ_EXAMPLES", "80"))  # raise it for a soak: KNAP_FUZZ_EXAMPLES=5000
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -244,7 +273,7 @@ def test_fuzzed_logs_replay_or_fail_cleanly(pack, data):
     try:
         parsed = persist.parse(_text(document), persist.LogError)
         game = session.replay(rules, parsed)
-    except (GameError, ContentError) as exc:      # LogError is a GameError: a clean, explained refusal
+    except (GameError, ContentError) as exc:  # LogError is a GameError: a clean, explained refusal
         event(f"refused: {type(exc).__name__}")
         return
     event("replayed")
@@ -264,7 +293,10 @@ def test_fuzzed_saves_load_and_continue_or_fail_cleanly(pack, which, data):
         session.play_randomly(game, random.Random(data.draw(st.integers(0, 9), label="seed")), limit=15)
         game.save()
     except (GameError, ContentError) as exc:
-        event(f"refused: {type(exc).__name__}" + (f" at {exc.pointer.split('/')[1]}" if getattr(exc, "pointer", "") else ""))
+        event(
+            f"refused: {type(exc).__name__}"
+            + (f" at {exc.pointer.split('/')[1]}" if getattr(exc, "pointer", "") else "")
+        )
         return
     event("loaded and played on")
 
@@ -301,9 +333,10 @@ def _fail_on(monkeypatch, calls: set[int]):
     def write_all(fd, data):
         count[0] += 1
         if count[0] in calls:
-            os.write(fd, data[:len(data) // 2])
+            os.write(fd, data[: len(data) // 2])
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd, data)
+
     monkeypatch.setattr(atomic, "_write_all", write_all)
 
 
@@ -325,7 +358,7 @@ def test_sim_logs_keeps_the_written_games_and_names_the_one_that_failed(capsys, 
     _fail_on(monkeypatch, {2})
     code, out, err = _run(capsys, "sim", TOY, "-n", "4", "-j", "1", "--max-rounds", "1", "--log-dir", folder)
     assert code == 1, err
-    assert "Win rate by seat" in out                      # what was done is kept
+    assert "Win rate by seat" in out  # what was done is kept
     assert "Traceback" not in err and "internal error" not in err
     failed = [line for line in err.splitlines() if "cannot write" in line]
     assert len(failed) == 1 and failed[0].endswith(": No space left on device"), err
@@ -333,7 +366,7 @@ def test_sim_logs_keeps_the_written_games_and_names_the_one_that_failed(capsys, 
     assert len(written) >= 2 and not any(str(path) in failed[0] for path in written), (written, err)
     assert failed[0].startswith(f"knap: cannot write {folder / 'seed-'}")
     for path in written:
-        session.replay(load(TOY), json.loads(path.read_text(encoding="utf-8")))    # whole logs only
+        session.replay(load(TOY), json.loads(path.read_text(encoding="utf-8")))  # whole logs only
 
 
 def test_sim_logs_into_a_file_is_a_clear_error(capsys, tmp_path):
@@ -373,6 +406,7 @@ def test_a_log_cannot_make_replay_read_a_pack_outside_its_roots(capsys, tmp_path
     is looked up as any pack id is, and nothing of the outside folder is read."""
     import importlib.util
     import shutil
+
     spec = importlib.util.spec_from_file_location("generate", CORPUS / "generate.py")
     generate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generate)
@@ -386,7 +420,7 @@ def test_a_log_cannot_make_replay_read_a_pack_outside_its_roots(capsys, tmp_path
     (work / "log.json").write_text(json.dumps({**log, "pack_path": str(secret)}), encoding="utf-8")
     code, out, err = _run(capsys, "replay", work / "log.json")
     assert code != 0 and "secret_field" not in out + err and "elsewhere" not in out + err, out + err
-    assert "toy" in err      # the pack id was looked up, and is unknown here
+    assert "toy" in err  # the pack id was looked up, and is unknown here
     # the same folder inside the log's own folder is the user's: it replays
     shutil.copytree(TOY, work / "toy")
     (work / "log.json").write_text(json.dumps({**log, "pack_path": str(work / "toy")}), encoding="utf-8")

@@ -1,4 +1,5 @@
 """The `knap` command: exit codes, output formats, rule selection, suppressions, the cache, graphs."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from conftest import CARD
+
 from engine.diagnostics import RULES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,13 +86,19 @@ def test_json_and_github_formats(make_pack, knap):
     assert code == 1 and report["summary"] == {"errors": 1, "warnings": 0, "total": 1}
     (diag,) = report["diagnostics"]
     assert {k: diag[k] for k in ("code", "name", "line", "col", "severity")} == {
-        "code": "S002", "name": "unknown-property", "line": 9, "col": 1, "severity": "error"}
+        "code": "S002",
+        "name": "unknown-property",
+        "line": 9,
+        "col": 1,
+        "severity": "error",
+    }
     code, out, _ = knap("lint", pack, "--no-cache", "--format", "github")
     assert code == 1 and out.startswith("::error file=") and ",line=9,col=1,title=S002::" in out
 
 
 def test_sarif_is_valid_sarif_2_1_0(make_pack, knap):
     import jsonschema
+
     schema = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
     pack = make_pack({"cards.yaml": CARD.replace("gain card.vp vp", "gian 1 vp") + "colour: red\n"})
     code, out, _ = knap("lint", pack, "--no-cache", "--format", "sarif")
@@ -154,7 +161,7 @@ def test_graph_exports(knap, tmp_path):
 
 
 def test_graph_of_a_broken_pack_still_draws_and_exits_1(make_pack, knap):
-    cycle = (CARD + "requires: [adze]\n---\n" + CARD.replace("axe", "adze") + "requires: [axe]\n")
+    cycle = CARD + "requires: [adze]\n---\n" + CARD.replace("axe", "adze") + "requires: [axe]\n"
     code, out, err = knap("graph", make_pack({"cards.yaml": cycle}), "--format", "mermaid")
     assert code == 1 and "axe --> adze" in out and "G002" in err
 
@@ -168,9 +175,14 @@ def test_pre_commit_hook_definition():
 def test_installed_command_finds_builtin_packs_from_anywhere(tmp_path):
     """`pip install .` (not only editable) must carry the packs, schemas and grammar."""
     knap = shutil.which("knap") or shutil.which("knap", path=str(Path(sys.executable).parent))
-    command = [knap] if knap else [sys.executable, "-m", "engine.cli"]
-    done = subprocess.run([*command, "lint", "--stats", "--no-cache", "cro-magnon"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    command = [knap] if knap else [sys.executable, "-m", "engine.commands.cli"]
+    done = subprocess.run(
+        [*command, "lint", "--stats", "--no-cache", "cro-magnon"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "cro-magnon" in done.stdout and "placeholder" in done.stdout
     assert "Traceback" not in done.stderr
@@ -180,16 +192,18 @@ def test_a_pack_may_use_the_ids_of_the_pack_it_extends(make_pack, lint_json, tmp
     make_pack({"cards.yaml": CARD})
     variant = tmp_path / "variant"
     variant.mkdir()
-    (variant / "pack.yaml").write_text("kind: pack\nid: variant\nname: Variant\nversion: 0.1.0\n"
-                                       "extends: [demo]\nplayers: {min: 2, max: 2}\n")
-    (variant / "more.yaml").write_text(CARD.replace("id: axe", "id: adze").replace("gain card.vp vp",
-                                                                                "gain hand_limit vp")
-                                       + "requires: [axe]\n")
+    (variant / "pack.yaml").write_text(
+        "kind: pack\nid: variant\nname: Variant\nversion: 0.1.0\nextends: [demo]\nplayers: {min: 2, max: 2}\n"
+    )
+    (variant / "more.yaml").write_text(
+        CARD.replace("id: axe", "id: adze").replace("gain card.vp vp", "gain hand_limit vp") + "requires: [axe]\n"
+    )
     assert lint_json(variant) == (0, [])
 
 
 def test_fifo_in_a_pack_is_reported_not_waited_for(make_pack, lint_json):
     import os
+
     pack = make_pack({"cards.yaml": CARD})
     os.mkfifo(pack / "pipe.yaml")
     code, found = lint_json(pack)
@@ -197,7 +211,8 @@ def test_fifo_in_a_pack_is_reported_not_waited_for(make_pack, lint_json):
 
 
 def test_a_bug_in_one_pack_is_reported_and_the_others_still_linted(make_pack, knap, tmp_path, monkeypatch):
-    from engine import checks
+    from engine.lint import checks
+
     good = make_pack({"cards.yaml": CARD + "colour: red\n"})
     other = tmp_path / "other"
     other.mkdir()
@@ -208,6 +223,7 @@ def test_a_bug_in_one_pack_is_reported_and_the_others_still_linted(make_pack, kn
         if self.pack.root.name == "other":
             raise RuntimeError("boom")
         return original(self)
+
     monkeypatch.setattr(checks.PackChecker, "run", broken_for_other)
     code, out, _ = knap("lint", tmp_path, "--no-cache", "--format", "json")
     found = {(d["code"], d["file"].split("/")[-2]) for d in json.loads(out)["diagnostics"]}

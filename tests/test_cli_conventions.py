@@ -2,6 +2,7 @@
 deprecated aliases, help that describes every option and command with its default, `-V`, shell completion,
 `knap diff` that shows what differs, piped `knap sim` output that is whole and compact, and lint's
 `--exit-zero`, empty-folder warning and JSON without empty fields."""
+
 from __future__ import annotations
 
 import argparse
@@ -13,14 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from conftest import CARD
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine import __version__
-from engine.cli import build_parser
+from engine.commands.cli import build_parser
 
 REPO = Path(__file__).resolve().parent.parent
-TOY = REPO / "tests" / "bad_logs" / "toy"       # a two-player pack whose games take milliseconds
+TOY = REPO / "tests" / "bad_logs" / "toy"  # a two-player pack whose games take milliseconds
 
 
 # ------------------------------------------------------------------------------------------ help
@@ -38,7 +40,8 @@ def _parsers(parser: argparse.ArgumentParser, path=("knap",)):
 def test_every_command_has_a_description_and_every_option_help():
     """Walks the whole parser tree: a command without a description (or without a line in its parent's
     list), or an option without help, fails — except the deprecated aliases, which are hidden on purpose."""
-    from engine.cli_options import DeprecatedAlias
+    from engine.commands.options import DeprecatedAlias
+
     missing = []
     for path, parser, listed in _parsers(build_parser()):
         name = " ".join(path)
@@ -58,15 +61,28 @@ def test_every_command_has_a_description_and_every_option_help():
 
 
 def test_help_shows_every_default_and_never_none(knap):
-    for command in (("sim",), ("play",), ("lint",), ("graph",), ("diff",), ("list",), ("replay",),
-                    ("schema", "export"), ("completion",)):
+    for command in (
+        ("sim",),
+        ("play",),
+        ("lint",),
+        ("graph",),
+        ("diff",),
+        ("list",),
+        ("replay",),
+        ("schema", "export"),
+        ("completion",),
+    ):
         with pytest.raises(SystemExit):
             build_parser().parse_args([*command, "-h"])
     code, out, _ = knap("sim", "-h")
     assert code == 0
     flat = " ".join(out.split())
-    for shown in ("-n GAMES, --games GAMES how many games to play (default: 100)", "(default: random)",
-                  "(default: 500)", "(default: text)"):
+    for shown in (
+        "-n GAMES, --games GAMES how many games to play (default: 100)",
+        "(default: random)",
+        "(default: 500)",
+        "(default: text)",
+    ):
         assert shown in flat, shown
     for command in ("sim", "play", "lint", "graph", "diff", "list", "replay"):
         out = knap(command, "-h")[1]
@@ -101,7 +117,7 @@ def test_old_spellings_still_work_and_name_the_new_one(knap, tmp_path):
     summary, logs = tmp_path / "s.json", tmp_path / "logs"
     code, out, err = knap("sim", TOY, "-n", "2", "-j", "1", "--max-rounds", "1", "--logs", logs, "--json", summary)
     assert code == 0, err
-    assert "toy: 2 of 2 games played" in out                     # `--json FILE` also prints the table, as before
+    assert "toy: 2 of 2 games played" in out  # `--json FILE` also prints the table, as before
     assert json.loads(summary.read_text())["games"] == 2 and sorted(p.name for p in logs.iterdir())
     assert "knap: `--logs` is deprecated; use `--log-dir`" in err
     assert "knap: `--json FILE` is deprecated; use `--format json --output FILE`" in err
@@ -112,8 +128,9 @@ def test_sim_new_spellings(knap, tmp_path):
     code, out, _ = knap("sim", TOY, "-n", "3", "-j", "1", "--format", "json")
     assert code == 0 and json.loads(out)["played"] == 3
     target, logs = tmp_path / "s.json", tmp_path / "logs"
-    code, out, err = knap("sim", TOY, "-n", "2", "-j", "1", "--max-rounds", "1", "--format", "json",
-                          "--output", target, "--log-dir", logs)
+    code, out, err = knap(
+        "sim", TOY, "-n", "2", "-j", "1", "--max-rounds", "1", "--format", "json", "--output", target, "--log-dir", logs
+    )
     assert code == 0 and out == "" and "deprecated" not in err
     assert json.loads(target.read_text())["stalled"]["count"] == 2 and len(list(logs.iterdir())) == 2
     code, out, _ = knap("sim", TOY, "-n", "2", "-j", "1", "--output", target)
@@ -136,22 +153,23 @@ def test_piped_sim_output_cuts_no_cell(knap, monkeypatch):
     code, out, _ = knap("sim", TOY, "-n", "20", "-j", "1", "--agents", "random,greedy")
     assert code == 0
     assert "…" not in out
-    assert len(re.findall(r"\b\d+\.\d–\d+\.\d\b", out)) >= 4          # both seats and both agents, whole
+    assert len(re.findall(r"\b\d+\.\d–\d+\.\d\b", out)) >= 4  # both seats and both agents, whole
 
 
 def test_progress_only_on_a_terminal_or_when_asked(knap):
     code, _, err = knap("sim", TOY, "-n", "4", "-j", "1")
-    assert code == 0 and "games" not in err                            # stderr is no terminal here
+    assert code == 0 and "games" not in err  # stderr is no terminal here
     code, _, err = knap("sim", TOY, "-n", "4", "-j", "1", "--progress")
     assert code == 0 and "toy, 2 players: 4/4 games" in err
     code, _, err = knap("sim", "--compare", TOY, TOY, "-n", "2", "-j", "1", "--progress")
-    assert code == 0 and re.search("^A: .*toy, 2 players: 2/2 games$", err, re.M)
-    assert re.search("^B: .*toy, 2 players: 2/2 games$", err, re.M)
+    assert code == 0 and re.search("^A: .*toy, 2 players: 2/2 games$", err, re.MULTILINE)
+    assert re.search("^B: .*toy, 2 players: 2/2 games$", err, re.MULTILINE)
 
 
 def test_final_scores_are_a_compact_summary():
     """Sixty distinct scores: quartiles and a histogram of at most 8 bins, not sixty `value: count` pairs."""
-    from engine.play_cli import score_lines
+    from engine.commands.play import score_lines
+
     distribution = {str(value): value % 3 + 1 for value in range(100, 160)}
     lines = score_lines(distribution)
     assert lines[0] == "Final scores (120 values): min 100, quartiles 114 / 129 / 144, max 159"
@@ -170,8 +188,12 @@ players: {min: 2, max: 4}
 decks:
   plains: {size: 19, composition: {grass: 12, clay: 6, sabre_toothed_tiger: 1}}
 """
-VARIANT = BASE.replace("id: base", "id: variant\nextends: [base]").replace("name: Base", "name: Variant") \
-    .replace("size: 19", "size: 21").replace("grass: 12", "grass: 14")
+VARIANT = (
+    BASE.replace("id: base", "id: variant\nextends: [base]")
+    .replace("name: Base", "name: Variant")
+    .replace("size: 19", "size: 21")
+    .replace("grass: 12", "grass: 14")
+)
 RULES = """kind: zone
 id: plains
 name: Plains
@@ -182,22 +204,29 @@ id: vp
 name: Victory points
 owner: player
 """
-CARDS = "".join(f"""---
+CARDS = "".join(
+    f"""---
 kind: card
 id: {card}
 name: {card.title()}
 type: resource
 deck: plains
 copies: {copies}
-""" for card, copies in (("grass", 12), ("clay", 6), ("sabre_toothed_tiger", 1)))
+"""
+    for card, copies in (("grass", 12), ("clay", 6), ("sabre_toothed_tiger", 1))
+)
 LONG = "a description long enough to be cut off by the old report, which kept sixty characters"
 
 
 def _variant(tmp_path) -> Path:
-    files = {"base/pack.yaml": BASE, "base/rules.yaml": RULES, "base/cards.yaml": CARDS.lstrip("-\n"),
-             "variant/pack.yaml": VARIANT,
-             "variant/cards.yaml": f"kind: patch\ntarget: grass\nchanges:\n  copies: 14\n  text: {LONG}\n"
-                                   "text: More grass.\n"}
+    files = {
+        "base/pack.yaml": BASE,
+        "base/rules.yaml": RULES,
+        "base/cards.yaml": CARDS.lstrip("-\n"),
+        "variant/pack.yaml": VARIANT,
+        "variant/cards.yaml": f"kind: patch\ntarget: grass\nchanges:\n  copies: 14\n  text: {LONG}\n"
+        "text: More grass.\n",
+    }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -210,19 +239,24 @@ def test_diff_shows_the_key_paths_that_differ_in_full(knap, tmp_path):
     assert code == 0, err
     assert "..." not in out and "…" not in out
     assert "  plains.size: 19 -> 21\n" in out and "  plains.composition.grass: 12 -> 14\n" in out
-    assert "clay" not in out                                          # what did not change is not repeated
+    assert "clay" not in out  # what did not change is not repeated
     assert f"    text: (none) -> {LONG}\n" in out
     code, out, _ = knap("diff", root, "--full")
     assert code == 0
-    assert ('  plains: {"size": 19, "composition": {"grass": 12, "clay": 6, "sabre_toothed_tiger": 1}} -> '
-            '{"size": 21, "composition": {"grass": 14, "clay": 6, "sabre_toothed_tiger": 1}}\n') in out
+    assert (
+        '  plains: {"size": 19, "composition": {"grass": 12, "clay": 6, "sabre_toothed_tiger": 1}} -> '
+        '{"size": 21, "composition": {"grass": 14, "clay": 6, "sabre_toothed_tiger": 1}}\n'
+    ) in out
     report = json.loads(knap("diff", root, "--format", "json")[1])
-    assert report["decks"]["plains"]["to"] == {"size": 21, "composition": {"grass": 14, "clay": 6,
-                                                                           "sabre_toothed_tiger": 1}}
+    assert report["decks"]["plains"]["to"] == {
+        "size": 21,
+        "composition": {"grass": 14, "clay": 6, "sabre_toothed_tiger": 1},
+    }
 
 
 def test_diff_descends_into_lists_of_the_same_length():
-    from engine.diff import differences
+    from engine.commands.diff import differences
+
     old = {"steps": [{"size": 1, "name": "a"}, {"size": 2, "name": "b"}], "tags": ["x"]}
     new = {"steps": [{"size": 1, "name": "a"}, {"size": 3, "name": "b"}], "tags": ["x", "y"]}
     assert differences(old, new) == [("steps[1].size", 2, 3), ("tags", ["x"], ["x", "y"])]
@@ -267,8 +301,10 @@ def test_completion_scripts(knap):
 def _complete(script: str, line: str) -> list[str]:
     """What bash offers for the words of `line` (the last one being completed)."""
     words = line.split(" ")
-    program = (f"{script}\nCOMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}; "
-               f"COMP_LINE={line!r}; COMP_POINT=${{#COMP_LINE}}; _knap_complete knap; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
+    program = (
+        f"{script}\nCOMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}; "
+        f"COMP_LINE={line!r}; COMP_POINT=${{#COMP_LINE}}; _knap_complete knap; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+    )
     done = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, timeout=20)
     assert done.returncode == 0, done.stderr
     return sorted(filter(None, done.stdout.splitlines()))
@@ -290,35 +326,46 @@ def test_bash_completion_completes_commands_options_and_choices(knap):
 @pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
 def test_fish_completion_loads(knap):
     script = knap("completion", "fish")[1]
-    done = subprocess.run(["fish", "-c", f"{script}\ncomplete -C 'knap li'"], capture_output=True, text=True,
-                          timeout=20)
+    done = subprocess.run(
+        ["fish", "-c", f"{script}\ncomplete -C 'knap li'"], capture_output=True, text=True, timeout=20
+    )
     assert {line.split("\t")[0] for line in done.stdout.splitlines()} == {"lint", "list"}
 
 
 def test_knap_module_runs(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "-V"], capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run([sys.executable, "-m", "engine.commands.cli", "-V"], capture_output=True, text=True, cwd=REPO)
     assert done.stdout == f"knap {__version__}\n"
 
 
 # ------------------------------------------------------------------------------------------ diff, fuzzed
-_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4),
-                       lambda inner: st.lists(inner, max_size=3)
-                       | st.dictionaries(st.text("abc", min_size=1, max_size=2), inner, max_size=3),
-                       max_leaves=12)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text("abc", min_size=1, max_size=2), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=100, deadline=None)
 @given(_VALUES, _VALUES)
 def test_diff_finds_a_difference_exactly_when_values_differ_and_shows_each_in_full(old, new):
-    from engine.diff import _MISSING, _shown, differences, text
+    from engine.commands.diff import _MISSING, _shown, differences, text
     from engine.safe_text import visible
+
     found = differences(old, new)
     assert (found == []) == (old == new)
     assert all(a != b for _, a, b in found)
-    report = {"pack": "v", "base": ["b"], "parameters": {"p": {"from": old, "to": new}}, "removed": [],
-              "changed": [], "added": []}
+    report = {
+        "pack": "v",
+        "base": ["b"],
+        "parameters": {"p": {"from": old, "to": new}},
+        "removed": [],
+        "changed": [],
+        "added": [],
+    }
     if found:
         shown = text(report)
-        for path, a, b in found:        # each part that differs, old and new, whole (escaped as the terminal shows it)
+        for path, a, b in found:  # each part that differs, old and new, whole (escaped as the terminal shows it)
             assert f"p{'' if not path or path[0] == '[' else '.'}{path}: " in shown
             assert all(visible(_shown(v), lines=False) in shown for v in (a, b) if v is not _MISSING)

@@ -6,6 +6,7 @@ state for state, `state["steps"]` included, or checks a promise of the lowering 
 mid-effect continue as the uninterrupted game, content errors name their text and offset, the step
 budget stops a loop at the very step, pack functions lend their caller's context and give it back.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -14,9 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from conftest import one_action_rules, tiny_manifest, write_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from engine.runtime import lowering
 from engine.runtime.budget import STEP_BUDGET
 from engine.runtime.compiler import compile_text
@@ -37,10 +39,12 @@ def make_rules(tmp_path, effect: str, extra: str = ""):
 @contextlib.contextmanager
 def interpreted(rules):
     """Every frame runs step by step, as before the lowering (its functions forgotten, none made)."""
+
     def forget():
         for code in rules.code.values():
             if hasattr(code, "entries"):
                 code.entries = None
+
     original = lowering.entry
     forget()
     lowering.entry = lambda code, pc: None
@@ -53,8 +57,13 @@ def interpreted(rules):
 
 def lowered_runs(rules) -> int:
     """How many lowered functions the games so far have made (0: everything was interpreted)."""
-    return sum(1 for code in rules.code.values() if getattr(code, "entries", None)
-               for run in code.entries.values() if run is not None)
+    return sum(
+        1
+        for code in rules.code.values()
+        if getattr(code, "entries", None)
+        for run in code.entries.values()
+        if run is not None
+    )
 
 
 def play(rules, players: int, seed: int, *, decisions: int = 400, reload: bool = False, max_rounds: int = 4):
@@ -95,12 +104,13 @@ def both_ways(rules, players, seed, **kwargs):
 
 
 # ---------------------------------------------------------------- shipped packs, state for state
-@pytest.mark.parametrize("pack, players, decisions", [("cro-magnon", 2, 300), ("neolithibum", 2, 250),
-                                                      ("stone-age", 2, 150)])
+@pytest.mark.parametrize(
+    "pack, players, decisions", [("cro-magnon", 2, 300), ("neolithibum", 2, 250), ("stone-age", 2, 150)]
+)
 def test_shipped_packs_play_state_for_state_as_the_interpreter(pack, players, decisions):
     rules = load(REPO / "content" / pack)
     effects = [code for code in rules.code.values() if hasattr(code, "steps")]
-    assert all(lowering.entry(code, 0) is not None for code in effects)    # every effect lowers
+    assert all(lowering.entry(code, 0) is not None for code in effects)  # every effect lowers
     reference, lowered = both_ways(rules, players, 1, decisions=decisions, max_rounds=500)
     assert lowered_runs(rules) > 0
     assert reference[1] is None and lowered[1] is None
@@ -133,23 +143,22 @@ def test_an_effect_saved_at_a_decision_inside_nested_loops_continues_as_the_unin
         reference, _ = play(rules, 2, 3)
     resumed, error = play(rules, 2, 3, reload=True)
     assert error is None
-    assert lowered_runs(rules) > 1          # run from step 0 and from after a choice or a roll
+    assert lowered_runs(rules) > 1  # run from step 0 and from after a choice or a roll
     assert resumed == reference
     waiting = [json.loads(s) for s in resumed if json.loads(s)["stack"]]
-    assert any(f["env"].get("$2", 0) > 0 for s in waiting for f in s["stack"])   # saved mid-loop
+    assert any(f["env"].get("$2", 0) > 0 for s in waiting for f in s["stack"])  # saved mid-loop
 
 
 # ---------------------------------------------------------------- errors and the step budget
 def test_a_content_error_in_a_lowered_block_names_its_text_and_offset(tmp_path):
-    effect = ("let x = 2\nfor each n in [1, 2]:\n    if n > 0:\n        repeat 70 times:\n"
-              "            let x = x + x\n")
+    effect = "let x = 2\nfor each n in [1, 2]:\n    if n > 0:\n        repeat 70 times:\n            let x = x + x\n"
     rules, file = make_rules(tmp_path, effect)
     reference, lowered = both_ways(rules, 1, 0)
     assert lowered == reference
     message, key, offset = lowered[1]
     assert key == KEY and "too large" in message
     line = next(n for n, text in enumerate(file.read_text().splitlines(), 1) if "let x = x + x" in text)
-    column = file.read_text().splitlines()[line - 1].index("x = x + x") + 1     # a `let` is located at its name
+    column = file.read_text().splitlines()[line - 1].index("x = x + x") + 1  # a `let` is located at its name
     assert rules.describe(ContentError(message, key, offset)).startswith(f"{file}:{line}:{column}: ")
 
 
@@ -177,17 +186,22 @@ def test_a_frame_at_a_step_no_function_starts_from_runs_in_the_interpreter(tmp_p
     game = Game.new(rules, 1, 0)
     game.state["pending"] = None
     game.push(KEY, "P1")
-    game.state["stack"][-1]["pc"] = 2          # as a save made elsewhere might hold it
+    game.state["stack"][-1]["pc"] = 2  # as a save made elsewhere might hold it
     game._run_frame()
     assert game.state["counters"]["P1"]["vp"] == 4 and not game.state["stack"]
 
 
 # ---------------------------------------------------------------- pack functions
 def test_a_pack_function_lends_the_callers_context_and_gives_it_back(tmp_path):
-    extra = ("kind: function\nid: f\nparams: [a]\nbody: a * 10 + g(a)\n---\n"
-             "kind: function\nid: g\nparams: [b]\nbody: b + 1\n")
-    rules, _ = make_rules(tmp_path, "let a = 3\nlet b = f(5) + a + b_of()\ngain b vp\n",
-                          extra + "---\nkind: function\nid: b_of\nbody: '7'\n")
+    extra = (
+        "kind: function\nid: f\nparams: [a]\nbody: a * 10 + g(a)\n---\n"
+        "kind: function\nid: g\nparams: [b]\nbody: b + 1\n"
+    )
+    rules, _ = make_rules(
+        tmp_path,
+        "let a = 3\nlet b = f(5) + a + b_of()\ngain b vp\n",
+        extra + "---\nkind: function\nid: b_of\nbody: '7'\n",
+    )
     assert act(rules).state["counters"]["P1"]["vp"] == 50 + 6 + 3 + 7
 
 
@@ -200,10 +214,24 @@ def test_functions_calling_each_other_too_deep_stop_at_the_function(tmp_path):
 
 
 # ---------------------------------------------------------------- fuzzing: any effect, both ways
-_SIMPLE = ["gain 1 vp", "gain 2 vp", "lose 1 vp", "let a = a + 1", "let b = a * 2 - b", "let a = x",
-           "choose 1 from [1, 2, 3] as a", "choose 1 from numbers(1, a + 1) as b", "roll 1 of 2 as r",
-           "let a = r[1]", "require a < 3", "require b != 4", "log \"hello\"", "stop", "ask me \"Go?\" as yes",
-           "set vp to a"]
+_SIMPLE = [
+    "gain 1 vp",
+    "gain 2 vp",
+    "lose 1 vp",
+    "let a = a + 1",
+    "let b = a * 2 - b",
+    "let a = x",
+    "choose 1 from [1, 2, 3] as a",
+    "choose 1 from numbers(1, a + 1) as b",
+    "roll 1 of 2 as r",
+    "let a = r[1]",
+    "require a < 3",
+    "require b != 4",
+    'log "hello"',
+    "stop",
+    'ask me "Go?" as yes',
+    "set vp to a",
+]
 _CONDITIONS = ["a > 1", "b = 2", "me.vp >= 2", "yes", "a = x"]
 
 
@@ -256,7 +284,7 @@ def test_fuzzed_effects_play_state_for_state_as_the_interpreter(fuzz_rules, effe
     rules = fuzz_rules
     rules.code[KEY] = compile_text(rules, KEY, "gain 1 vp", "effect")
     rules.code[PHASE_KEY] = compile_text(rules, PHASE_KEY, "gain 0 vp", "effect")
-    rules.code[where] = compile_text(rules, where, effect, "effect", scope=("x",))   # `x`: bound by loops only
+    rules.code[where] = compile_text(rules, where, effect, "effect", scope=("x",))  # `x`: bound by loops only
     with interpreted(rules):
         reference = play(rules, 2, seed, decisions=60, max_rounds=3)
     lowered = play(rules, 2, seed, decisions=60, max_rounds=3, reload=reload)
@@ -269,9 +297,12 @@ def test_a_pack_function_called_directly_costs_and_answers_as_through_its_caller
     names; a function that calls itself keeps the caller (and its depth limit)."""
     from engine.runtime import codegen
     from engine.runtime.game import Ctx
-    extra = ("kind: function\nid: f\nparams: [a]\nbody: a * 10 + g(a)\n---\n"
-             "kind: function\nid: g\nparams: [b]\nbody: count(numbers(1, b) where item > 1) + b\n---\n"
-             "kind: function\nid: h\nparams: [n]\nbody: 'n <= 0 or h(n - 1)'\n")
+
+    extra = (
+        "kind: function\nid: f\nparams: [a]\nbody: a * 10 + g(a)\n---\n"
+        "kind: function\nid: g\nparams: [b]\nbody: count(numbers(1, b) where item > 1) + b\n---\n"
+        "kind: function\nid: h\nparams: [n]\nbody: 'n <= 0 or h(n - 1)'\n"
+    )
     rules, _ = make_rules(tmp_path, "gain f(4) vp\n", extra)
     game = act(rules)
     assert game.state["counters"]["P1"]["vp"] == 40 + 3 + 4

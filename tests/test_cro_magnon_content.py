@@ -1,5 +1,6 @@
 """The Cro-Magnon pack against its rulebook (shared/rulebooks/cro-magnon.txt). Each test names the section
 it checks; values the rulebook does not print must carry a provenance mark."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -7,8 +8,9 @@ from collections import Counter
 import networkx as nx
 import pytest
 
-from engine import resources, techgraph
-from engine.packs import pack_documents
+from engine.content.packs import pack_documents
+from engine.files import resources
+from engine.lint import graph as techgraph
 
 PACK = resources.builtin_pack("cro-magnon")
 
@@ -39,33 +41,46 @@ def test_the_pack_lints_clean(knap):
 
 
 def test_components_have_the_rulebooks_counts(docs):
-    """"Components": the box's contents with their counts."""
+    """ "Components": the box's contents with their counts."""
     counts = {d["name"]: d["count"] for d in docs if d["kind"] == "component"}
-    expected = {"Forest terrain cards": 21, "Mountains terrain cards": 19, "Plains terrain cards": 19,
-                "River terrain cards": 19, "Spoils cards": 15, "First Technologies cards": 9, "Settlement cards": 6,
-                "Reminder cards": 4, "Event cards for the solo game": 9}
+    expected = {
+        "Forest terrain cards": 21,
+        "Mountains terrain cards": 19,
+        "Plains terrain cards": 19,
+        "River terrain cards": 19,
+        "Spoils cards": 15,
+        "First Technologies cards": 9,
+        "Settlement cards": 6,
+        "Reminder cards": 4,
+        "Event cards for the solo game": 9,
+    }
     for name, count in expected.items():
         assert counts.get(name) == count, name
     for kind in ("Weapons", "Daily Life", "Dwelling"):
         assert counts[f"{kind} technology cards"] == 12
 
 
-@pytest.mark.parametrize("deck, composition", [
-    ("forest", {"wood": 14, "deer_bird": 6, "wolf": 1}),
-    ("mountains", {"stone": 12, "markhor_bird": 6, "cave_bear": 1}),
-    ("river", {"flint": 12, "spring": 6, "crocodile": 1}),
-    ("plains", {"grass": 12, "clay": 6, "sabre_toothed_tiger": 1}),
-])
+@pytest.mark.parametrize(
+    "deck, composition",
+    [
+        ("forest", {"wood": 14, "deer_bird": 6, "wolf": 1}),
+        ("mountains", {"stone": 12, "markhor_bird": 6, "cave_bear": 1}),
+        ("river", {"flint": 12, "spring": 6, "crocodile": 1}),
+        ("plains", {"grass": 12, "clay": 6, "sabre_toothed_tiger": 1}),
+    ],
+)
 def test_terrain_decks_have_their_compositions(docs, manifest, deck, composition):
-    """"Composition of the Terrain Decks": exact card counts per deck, declared in the manifest too."""
+    """ "Composition of the Terrain Decks": exact card counts per deck, declared in the manifest too."""
     assert copies_in(docs, deck) == Counter(composition)
     assert manifest["decks"][deck]["composition"] == composition
 
 
-@pytest.mark.parametrize("predator, strength, vp, spoils, bonus", [
-    ("wolf", 3, 1, 1, 1), ("cave_bear", 4, 1, 2, 2), ("crocodile", 4, 2, 1, 3), ("sabre_toothed_tiger", 5, 2, 2, 4)])
+@pytest.mark.parametrize(
+    "predator, strength, vp, spoils, bonus",
+    [("wolf", 3, 1, 1, 1), ("cave_bear", 4, 1, 2, 2), ("crocodile", 4, 2, 1, 3), ("sabre_toothed_tiger", 5, 2, 2, 4)],
+)
 def test_predators(by_id, predator, strength, vp, spoils, bonus):
-    """"Types of predators and their habitats" and "Final Scoring" (predator figures)."""
+    """ "Types of predators and their habitats" and "Final Scoring" (predator figures)."""
     card = by_id[predator]
     assert card["type"] == "predator"
     assert card["stats"] == {"strength": strength, "vp": vp, "spoils": spoils, "end_bonus": bonus}
@@ -73,25 +88,27 @@ def test_predators(by_id, predator, strength, vp, spoils, bonus):
 
 
 def test_herbivores_give_at_most_two_spoils(by_id):
-    """"Types of herbivores": Deer/Bird and Markhor/Bird, 6 cards each, trophies 2 Spoils."""
+    """ "Types of herbivores": Deer/Bird and Markhor/Bird, 6 cards each, trophies 2 Spoils."""
     for herbivore in ("deer_bird", "markhor_bird"):
         assert by_id[herbivore]["copies"] == 6 and by_id[herbivore]["stats"]["max_spoils"] == 2
 
 
 def test_first_technologies_lie_in_their_rows(docs):
-    """"Setup", step 5: top row axe, chopper, stone knife; middle campfire, fibre, needle; bottom syrets,
+    """ "Setup", step 5: top row axe, chopper, stone knife; middle campfire, fibre, needle; bottom syrets,
     shelter, cave."""
     rows = {}
     for d in docs:
         if d["kind"] == "card" and "first_technology" in d.get("tags", []):
             rows.setdefault(d["deck"], {})[d["slot"]] = d["id"]
-    assert rows == {"weapons_row": {1: "axe", 2: "chopper", 3: "stone_knife"},
-                    "daily_life_row": {1: "campfire", 2: "fibre", 3: "needle"},
-                    "dwelling_row": {1: "syrets", 2: "shelter", 3: "cave"}}
+    assert rows == {
+        "weapons_row": {1: "axe", 2: "chopper", 3: "stone_knife"},
+        "daily_life_row": {1: "campfire", 2: "fibre", 3: "needle"},
+        "dwelling_row": {1: "syrets", 2: "shelter", 3: "cave"},
+    }
 
 
 def test_technology_decks_and_their_properties(docs):
-    """"4. Using Technologies": 12 cards of each kind; "Each Dwelling technology has the property of
+    """ "4. Using Technologies": 12 cards of each kind; "Each Dwelling technology has the property of
     increasing the limit of cards held" (a hand-limit icon of at least 1) and Improve Dwelling allows "from
     1 to 3" Spoils."""
     techs = [d for d in docs if d["kind"] == "card" and d["type"] == "technology"]
@@ -109,13 +126,12 @@ def test_unprinted_values_are_marked(docs):
     """The rulebook prints no technology or settlement card, nor the exchange rates: all placeholders (the
     solo events are checked with the solo pack)."""
     for d in docs:
-        if d["kind"] == "card" and (d["type"] in ("technology", "settlement")
-                                    or "exchange_rate" in d.get("stats", {})):
+        if d["kind"] == "card" and (d["type"] in ("technology", "settlement") or "exchange_rate" in d.get("stats", {})):
             assert d.get("provenance") == "placeholder" and d.get("reason"), d["id"]
 
 
 def test_prerequisite_tree_is_sound_for_a_real_game(docs):
-    """"3. Mastering a Technology": prerequisites must be mastered at the table. Every technology is reachable
+    """ "3. Mastering a Technology": prerequisites must be mastered at the table. Every technology is reachable
     from the first ones, the graph is acyclic and shallow, and at least 9 per deck need only first technologies
     (which are visible from the start), so no game can stall on a buried prerequisite."""
     cards = {d["id"]: d for d in docs if d["kind"] == "card"}
@@ -128,12 +144,13 @@ def test_prerequisite_tree_is_sound_for_a_real_game(docs):
         only_first = [d for d in members if set(d["requires"]) <= first]
         assert len(only_first) >= 9
     assert nx.dag_longest_path_length(graph) <= 2
-    assert techgraph.unlockable(graph, first) >= {d["id"] for d in cards.values()
-                                                 if d.get("requires") and set(d["requires"]) <= first}
+    assert techgraph.unlockable(graph, first) >= {
+        d["id"] for d in cards.values() if d.get("requires") and set(d["requires"]) <= first
+    }
 
 
 def test_parameters(manifest):
-    """"Sequence of Play" (2 AP), "1. Explore Terrain" (hand limit 5), "End of the Game and Scoring"
+    """ "Sequence of Play" (2 AP), "1. Explore Terrain" (hand limit 5), "End of the Game and Scoring"
     (30/24/22 VP), "Special Rule Valuable Spoils" (3 Spoils), "6. Founding a Settlement" (+6 VP)."""
     params = manifest["parameters"]
     assert params["action_points"]["default"] == 2
@@ -147,9 +164,14 @@ def test_parameters(manifest):
 
 
 def test_every_action_of_the_rulebook_is_written_as_rules(by_id):
-    """"Available Actions During a Player's Turn": actions 1-7 with their costs."""
-    expected = {"explore": {"ap": 1}, "attack": {"ap": 1}, "new_technology": {"ap": 1}, "improve_dwelling": {"ap": 1},
-                "develop_technology": {"ap": 2}}
+    """ "Available Actions During a Player's Turn": actions 1-7 with their costs."""
+    expected = {
+        "explore": {"ap": 1},
+        "attack": {"ap": 1},
+        "new_technology": {"ap": 1},
+        "improve_dwelling": {"ap": 1},
+        "develop_technology": {"ap": 2},
+    }
     for action, cost in expected.items():
         assert by_id[action]["kind"] == "action" and by_id[action]["cost"] == cost
     assert by_id["natural_exchange"]["free"] and by_id["master_technology"]["free"]
@@ -164,6 +186,7 @@ def test_the_stats_count_placeholders(knap):
     """`knap lint --stats` shows the pack's provenance counts for reviewers."""
     code, out, _ = knap("lint", "--stats", "--no-cache", "--format", "json", "cro-magnon")
     import json
+
     stats = json.loads(out)["stats"][0]
     assert code == 0 and stats["provenance"]["placeholder"] >= 50 and stats["provenance"]["assumption"] >= 1
     # terrain decks, Spoils, deck technologies, first technologies, settlements (the events are the solo pack's)

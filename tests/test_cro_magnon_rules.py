@@ -4,6 +4,7 @@ driven by answering options by their labels; each docstring names the rulebook s
 
 Card values (costs, VP, stats) are the pack's own (many are placeholders), read from content/cro-magnon.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -57,8 +58,9 @@ def sorted_ids(g, zone):
 
 
 def at_menu(g, player="P1"):
-    return g.decision is not None and g.decision.kind == "action" and g.decision.players == [player] \
-        and prompt(g) == MENU
+    return (
+        g.decision is not None and g.decision.kind == "action" and g.decision.players == [player] and prompt(g) == MENU
+    )
 
 
 def explore(g, terrain="Forest"):
@@ -98,8 +100,8 @@ def test_two_action_points_and_the_same_action_repeated():
     explore(g)
     assert ap(g) == 0 and ids(g, "hand:P1") == ["wood", "wood"]
     assert at_menu(g)
-    assert "Explore Terrain" not in options(g)          # no AP left for it
-    assert ids(g, "forest")[-1] == "wood"               # the third wood is still on the deck
+    assert "Explore Terrain" not in options(g)  # no AP left for it
+    assert ids(g, "forest")[-1] == "wood"  # the third wood is still on the deck
 
 
 def test_free_actions_cost_no_action_points():
@@ -125,7 +127,7 @@ def test_ending_the_turn_passes_to_the_next_player_with_two_ap():
     assert ap(g, "P2") == 2 and at_menu(g, "P2")
     end_turn(g)
     assert g.state["turn"]["player"] == "P1" and g.state["turn"]["number"] == 3
-    assert ap(g, "P1") == 2                             # a fresh 2, not 1 + 2
+    assert ap(g, "P1") == 2  # a fresh 2, not 1 + 2
 
 
 def test_turn_order_with_three_players():
@@ -196,11 +198,21 @@ def test_resources_in_hand_are_hidden_from_other_players():
 def test_no_trading_of_resource_cards():
     """Rulebook "Resources", caution: any trade or transfer of resource cards between players is
     forbidden: no action of the pack gives cards to another player."""
-    g = game(hands={"P1": ["wood", "wood", "wood", "clay", "clay"], "P2": ["stone"]},
-             tableaus={"P1": ["campfire", "syrets"]})
-    assert set(options(g)) <= {"Explore Terrain", "Natural Exchange", "Mastering a Technology", "Attack",
-                               "New Technology", "Improve Dwelling", "Developing a Technology",
-                               "Founding a Settlement", "Additional Terrain Exploration", "end turn"}
+    g = game(
+        hands={"P1": ["wood", "wood", "wood", "clay", "clay"], "P2": ["stone"]}, tableaus={"P1": ["campfire", "syrets"]}
+    )
+    assert set(options(g)) <= {
+        "Explore Terrain",
+        "Natural Exchange",
+        "Mastering a Technology",
+        "Attack",
+        "New Technology",
+        "Improve Dwelling",
+        "Developing a Technology",
+        "Founding a Settlement",
+        "Additional Terrain Exploration",
+        "end turn",
+    }
     for action in g.rules.actions.values():
         effect = action.get("effect") or ""
         assert not any(line.strip().startswith("give ") for line in effect.splitlines()), action["id"]
@@ -229,7 +241,7 @@ def test_declining_a_herbivore_gives_one_ap_and_discards_it():
     answer(g, "no")
     assert ids(g, "mountains_discard") == ["markhor_bird"]
     assert ids(g, "hand:P1") == []
-    assert ap(g) == 2 and at_menu(g)                    # 2 - 1 for exploring + 1 for declining
+    assert ap(g) == 2 and at_menu(g)  # 2 - 1 for exploring + 1 for declining
 
 
 # ---------------------------------------------------------------------------------------------- 5. predators
@@ -302,7 +314,7 @@ def test_joint_herbivore_hunt_shares_the_agreed_spoils():
     assert options(g, "P2") == ["yes", "no"] and options(g, "P3") == ["yes", "no"]
     answer(g, "yes", player="P2")
     answer(g, "no", player="P3")
-    assert ids(g, "hand:P1") == ["spoils"]              # 1 + 1 weapons = 2 Spoils, 1 agreed to P2
+    assert ids(g, "hand:P1") == ["spoils"]  # 1 + 1 weapons = 2 Spoils, 1 agreed to P2
     assert ids(g, "hand:P2") == ["spoils"]
     assert ids(g, "hand:P3") == []
     assert ids(g, "forest_discard") == ["deer_bird"]
@@ -313,12 +325,11 @@ def test_joint_predator_hunt_sums_weapons_and_shares_the_trophies():
     """Rulebook "Hunting a predator", caution: hunters add their Weapons technologies (1 + 1 + 1 = the
     wolf's strength 3); the agreed share (1 VP) goes to the chosen helper, the rest and the figure to
     the hunter."""
-    g = game(players=3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]},
-             decks={"forest": ["wolf"]})
+    g = game(players=3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]}, decks={"forest": ["wolf"]})
     explore(g)
     hunt(g, share="1", joining=("P2", "P3"))
-    answer(g, "P2")                                     # who receives the shared trophy
-    answer(g, "vp")                                     # the shared trophy is a victory point
+    answer(g, "P2")  # who receives the shared trophy
+    answer(g, "vp")  # the shared trophy is a victory point
     assert vp(g, "P2") == 1 and ids(g, "hand:P2") == []
     assert vp(g, "P1") == 0 and ids(g, "hand:P1") == ["spoils"]
     assert vp(g, "P3") == 0 and ids(g, "hand:P3") == []
@@ -331,7 +342,7 @@ def test_a_share_offered_to_nobody_who_joined_stays_with_the_hunter():
     the joint hunt; if nobody joins, the hunter hunts alone and receives all its Spoils."""
     g = game(tableaus={"P1": ["axe", "chopper"]}, decks={"forest": ["deer_bird"]})
     explore(g)
-    hunt(g, share="1")                                  # P2 declines the invitation
+    hunt(g, share="1")  # P2 declines the invitation
     assert ids(g, "hand:P1") == ["spoils", "spoils"]
     assert ids(g, "forest_discard") == ["deer_bird"]
     assert ap(g) == 1 and at_menu(g)
@@ -343,7 +354,7 @@ def test_a_shared_spoils_card_leaves_the_predators_vp_to_the_hunter():
     g = game(tableaus={"P1": ["axe"], "P2": ["chopper", "stone_knife"]}, decks={"forest": ["wolf"]})
     explore(g)
     hunt(g, share="1", joining=("P2",))
-    answer(g, "Spoils")                                 # the share is a Spoils card
+    answer(g, "Spoils")  # the share is a Spoils card
     assert ids(g, "hand:P2") == ["spoils"] and vp(g, "P2") == 0
     assert vp(g, "P1") == 1 and ids(g, "hand:P1") == []
     assert len(ids(g, "spoils_deck")) == 14
@@ -369,7 +380,7 @@ def test_two_flint_add_one_weapon_against_a_predator():
     g = game(tableaus={"P1": ["axe", "chopper"]}, hands={"P1": ["flint"] * 3}, decks={"forest": ["wolf"]})
     explore(g)
     hunt(g)
-    assert options(g) == ["0", "1"]                     # 3 Flint: one pair at most
+    assert options(g) == ["0", "1"]  # 3 Flint: one pair at most
     answer(g, "1")
     assert ids(g, "river_discard") == ["flint", "flint"]
     assert ids(g, "hand:P1") == ["flint", "spoils"]
@@ -388,7 +399,7 @@ def test_two_flint_add_one_spoils_against_a_herbivore():
 
 
 def public_log(g, last=None):
-    return g.log_for(None)[-last if last else 0:]
+    return g.log_for(None)[-last if last else 0 :]
 
 
 def test_a_helpers_flint_discard_is_logged_as_the_helpers_own():
@@ -396,11 +407,10 @@ def test_a_helpers_flint_discard_is_logged_as_the_helpers_own():
     together their mastered Weapons technologies") with "2. Natural Exchange", exception ("a player may ...
     discard 2 or more Flint cards from hand"): the helper P2 discards their own Flint, and the log says P2
     does, not the hunter P1."""
-    g = game(tableaus={"P1": ["axe"], "P2": ["chopper"]}, hands={"P2": ["flint", "flint"]},
-             decks={"forest": ["wolf"]})
+    g = game(tableaus={"P1": ["axe"], "P2": ["chopper"]}, hands={"P2": ["flint", "flint"]}, decks={"forest": ["wolf"]})
     explore(g)
     hunt(g, joining=("P2",))
-    answer(g, "1", player="P2")                         # P2 discards a pair of Flint: 1 + 1 + 1 = 3
+    answer(g, "1", player="P2")  # P2 discards a pair of Flint: 1 + 1 + 1 = 3
     discards = [line for line in public_log(g) if "discards Flint" in line]
     assert discards == ["P2 discards Flint from P2's hand to River discard pile"] * 2
     assert ids(g, "trophies:P1") == ["wolf"]
@@ -411,8 +421,7 @@ def test_a_predator_hunt_log_shows_the_strengths_compared():
     """Rulebook "Hunting a predator": the player "counts their mastered Weapons technology cards and compares
     the number with the predator's strength"; in a joint hunt the hunters' weapons add up. The log shows both
     numbers and the outcome."""
-    g = game(players=3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]},
-             decks={"forest": ["wolf"]})
+    g = game(players=3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]}, decks={"forest": ["wolf"]})
     explore(g)
     hunt(g, joining=("P2", "P3"))
     assert "Hunt: strength 3 (P1, P2, P3) vs 3 (Wolf): success" in public_log(g)
@@ -444,7 +453,7 @@ def test_natural_exchange_at_the_printed_rate():
     terrain discard pile for 1 Spoils card, without spending AP."""
     g = game(hands={"P1": ["wood"] * 4 + ["flint", "clay", "clay"]})
     answer(g, "Natural Exchange")
-    assert options(g) == ["Wood (P1's hand)", "Clay (P1's hand)"]     # Flint has no exchange rate
+    assert options(g) == ["Wood (P1's hand)", "Clay (P1's hand)"]  # Flint has no exchange rate
     answer(g, "Wood")
     assert sorted_ids(g, "hand:P1") == ["clay", "clay", "flint", "spoils", "wood"]
     assert ids(g, "forest_discard") == ["wood"] * 3
@@ -494,11 +503,11 @@ def test_mastering_is_impossible_while_nobody_has_the_prerequisite():
     g = new_game()
     put(g, "chopper", "_removed")
     put(g, "throwing_club", "weapons_row", slot=2)
-    for card in ("wood", "wood", "stone", "stone"):     # enough for Axe, Chopper and Throwing Club
+    for card in ("wood", "wood", "stone", "stone"):  # enough for Axe, Chopper and Throwing Club
         put(g, card, "hand:P1")
     g = ready(g)
     answer(g, "Mastering a Technology")
-    offered = options(g) if g.decision.kind != "action" else []   # one option only: taken at once
+    offered = options(g) if g.decision.kind != "action" else []  # one option only: taken at once
     assert not any(label.startswith("Throwing Club") for label in offered)
     pick(g, "Axe")
     assert ids(g, "tableau:P1") == ["axe"] and ids(g, "weapons_row")[1] == "throwing_club"
@@ -573,7 +582,7 @@ def test_valuable_spoils_for_another_resource_are_all_discarded():
 def test_mastering_needs_the_resources_in_hand():
     """Rulebook "3. Mastering a Technology": the player must hold the resources shown on the card."""
     g = game(hands={"P1": ["wood"]})
-    assert "Mastering a Technology" not in options(g)   # Axe needs Wood and Stone: nothing is affordable
+    assert "Mastering a Technology" not in options(g)  # Axe needs Wood and Stone: nothing is affordable
     assert ids(g, "tableau:P1") == [] and ids(g, "hand:P1") == ["wood"] and ids(g, "weapons_row")[0] == "axe"
     assert vp(g) == 0
 
@@ -603,7 +612,7 @@ def test_a_reversed_weapon_no_longer_counts_for_hunts_or_attacks():
     answer(g, "Axe")
     explore(g)
     hunt(g)
-    assert sorted_ids(g, "hand:P1") == ["spoils", "wood"]   # only Chopper counted: 1 Spoils
+    assert sorted_ids(g, "hand:P1") == ["spoils", "wood"]  # only Chopper counted: 1 Spoils
     assert ids(g, "tableau:P1") == ["axe", "chopper"] and orients(g, "tableau:P1") == [2, 0]
     g = game(tableaus={"P1": ["axe"]}, hands={"P2": ["wood", "wood"]})
     answer(g, "Attack")
@@ -656,7 +665,7 @@ def test_improve_dwelling_up_to_its_spoils_for_as_many_vp():
     """Rulebook "Dwelling": Improve Dwelling (1 AP) discards up to the number of Spoils shown (Hut: 2) for
     as many VP; the dwelling is turned 180 degrees and cannot improve again."""
     g = game(tableaus={"P1": ["hut"]}, hands={"P1": ["spoils"] * 3})
-    answer(g, "Improve Dwelling")                        # the first Spoils is not optional: taken at once
+    answer(g, "Improve Dwelling")  # the first Spoils is not optional: taken at once
     answer(g, "Spoils")
     assert vp(g) == 2 and ids(g, "hand:P1") == ["spoils"]
     assert ids(g, "spoils_discard") == ["spoils", "spoils"]
@@ -763,7 +772,7 @@ def settlement_game(tableau=("axe", "campfire", "syrets"), p2=()):
         put(g, card, "tableau:P1")
     for card in p2:
         put(g, card, "tableau:P2")
-    for row in ("weapons_row", "daily_life_row", "dwelling_row"):   # the dealt settlements back to the box
+    for row in ("weapons_row", "daily_life_row", "dwelling_row"):  # the dealt settlements back to the box
         g.move(g.state["zones"][row][3], "box")
     put(g, "seasonal_camp", "weapons_row", slot=4)
     put(g, "hunters_camp", "daily_life_row", slot=4)
@@ -777,7 +786,7 @@ def test_founding_a_settlement_takes_the_whole_turn_and_gives_six_vp():
     +6 VP, and the whole turn is spent."""
     g = settlement_game()
     answer(g, "Founding a Settlement")
-    pick(g, "Seasonal Camp")                            # Hunters' Camp needs 2 Weapons: not offered
+    pick(g, "Seasonal Camp")  # Hunters' Camp needs 2 Weapons: not offered
     assert ids(g, "tableau:P1") == ["axe", "campfire", "syrets", "seasonal_camp"]
     assert ids(g, "weapons_row")[3] == "spear"
     assert ids(g, "weapons_deck")[-1] == "bola"
@@ -794,8 +803,10 @@ def test_founding_needs_the_players_own_technologies_of_each_kind():
     assert ids(g, "weapons_row")[3] == "seasonal_camp" and ids(g, "daily_life_row")[3] == "hunters_camp"
     g = settlement_game(tableau=("axe", "chopper", "campfire", "syrets"))
     answer(g, "Founding a Settlement")
-    assert options(g) == ["Seasonal Camp (Weapons technology row (top))",
-                          "Hunters' Camp (Daily Life technology row (middle))"]
+    assert options(g) == [
+        "Seasonal Camp (Weapons technology row (top))",
+        "Hunters' Camp (Daily Life technology row (middle))",
+    ]
 
 
 def test_founding_is_not_offered_after_another_action():
@@ -815,7 +826,7 @@ def test_a_settlement_only_once_per_game():
     answer(g, "Seasonal Camp")
     end_turn(g)
     assert g.state["turn"]["player"] == "P1"
-    assert ids(g, "daily_life_row")[3] == "hunters_camp"    # one P1 could found
+    assert ids(g, "daily_life_row")[3] == "hunters_camp"  # one P1 could found
     assert "Founding a Settlement" not in options(g)
 
 
@@ -832,8 +843,8 @@ def test_additional_exploration_one_card_per_dividing_line():
     assert prompt(g).startswith("Hunt this animal?")
     answer(g, "no")
     assert ids(g, "forest_discard") == ["deer_bird"]
-    assert ids(g, "forest")[-1] == "wood"                   # only 2 cards taken
-    assert ap(g) == 2 and at_menu(g)                        # free, and no AP for declining
+    assert ids(g, "forest")[-1] == "wood"  # only 2 cards taken
+    assert ap(g) == 2 and at_menu(g)  # free, and no AP for declining
     assert "Additional Terrain Exploration" not in options(g)
 
 
@@ -842,14 +853,14 @@ def test_additional_exploration_counts_lines_to_the_chosen_opponent(mine, rival,
     """Rulebook "7. Additional Terrain Exploration": only lines between the player's marker and that of a
     chosen opponent above it count (a line n lies between spaces n-1 and n)."""
     g = game(vp={"P1": mine, "P2": rival}, decks={"forest": ["wood"] * 5})
-    if cards == 0:                                      # no line to cross: not offered at all
+    if cards == 0:  # no line to cross: not offered at all
         assert "Additional Terrain Exploration" not in options(g)
         return
     answer(g, "Additional Terrain Exploration")
     while not at_menu(g):
         answer(g, "Forest deck")
     assert ids(g, "hand:P1") == ["wood"] * cards
-    assert "Additional Terrain Exploration" not in options(g)   # once per turn
+    assert "Additional Terrain Exploration" not in options(g)  # once per turn
 
 
 def test_additional_exploration_against_one_of_several_opponents():
@@ -857,7 +868,7 @@ def test_additional_exploration_against_one_of_several_opponents():
     from 6; P3 at 12: one line)."""
     g = game(players=3, vp={"P1": 6, "P2": 11, "P3": 12}, decks={"forest": ["wood", "wood"]})
     answer(g, "Additional Terrain Exploration")
-    assert options(g) == ["Forest deck", "Mountains deck", "River deck", "Plains deck"]   # P3, the only choice
+    assert options(g) == ["Forest deck", "Mountains deck", "River deck", "Plains deck"]  # P3, the only choice
     answer(g, "Forest deck")
     assert ids(g, "hand:P1") == ["wood"] and at_menu(g)
 
@@ -868,16 +879,15 @@ def test_the_rulebooks_dividing_line_example():
     action. (The picture's marker positions are not in the text; copper 5, green 8, yellow 10, red 14
     reproduce its counts with the pack's lines at 6, 12, 18, 24.)"""
     copper, red, green, yellow = "P1", "P2", "P3", "P4"
-    g = game(players=4, vp={copper: 5, red: 14, green: 8, yellow: 10},
-             decks={"forest": ["wood"] * 6})
+    g = game(players=4, vp={copper: 5, red: 14, green: 8, yellow: 10}, decks={"forest": ["wood"] * 6})
     taken = {}
     for player in (copper, red, green, yellow):
         assert g.state["turn"]["player"] == player
         before = len(ids(g, f"hand:{player}"))
         if "Additional Terrain Exploration" in options(g):
             answer(g, "Additional Terrain Exploration")
-            if prompt(g).startswith("Count the dividing lines"):   # asked only when several are above
-                answer(g, red)                           # count the lines up to the leader
+            if prompt(g).startswith("Count the dividing lines"):  # asked only when several are above
+                answer(g, red)  # count the lines up to the leader
             while not at_menu(g, player):
                 answer(g, "Forest deck")
         taken[player] = len(ids(g, f"hand:{player}")) - before
@@ -937,14 +947,15 @@ def test_a_helper_reaching_the_goal_in_another_players_turn_plays_last():
     """Rulebook "End of the Game and Scoring", with the pack's assumption for a case the rulebook leaves open
     (content/cro-magnon/rules/end.yaml): P3 helps P1 hunt the wolf in a joint hunt and reaches 24 VP during
     P1's turn; P1's turn goes on and counts as P1's last, P2 plays a last turn, then P3, and the game ends."""
-    g = game(players=3, vp={"P3": 23}, tableaus={"P1": ["axe"], "P3": ["chopper", "stone_knife"]},
-             decks={"forest": ["wolf"]})
+    g = game(
+        players=3, vp={"P3": 23}, tableaus={"P1": ["axe"], "P3": ["chopper", "stone_knife"]}, decks={"forest": ["wolf"]}
+    )
     explore(g)
     hunt(g, share="1", joining=("P3",))
-    answer(g, "vp")                                     # the agreed share: the wolf's VP, for P3
+    answer(g, "vp")  # the agreed share: the wolf's VP, for P3
     assert vp(g, "P3") == 24 and vp(g, "P1") == 0
     assert at_menu(g) and g.state["ending"]["by"] == "P3"
-    assert play_to_end(g) == ["P1", "P2", "P3"]          # P1 finishes the turn in progress
+    assert play_to_end(g) == ["P1", "P2", "P3"]  # P1 finishes the turn in progress
     assert g.state["result"]["winners"] == ["P3"]
 
 
@@ -963,7 +974,7 @@ def test_final_scoring_cards_in_hand_and_predator_figures():
     put(g, "sabre_toothed_tiger", "trophies:P2")
     g = ready(g)
     answer(g, "Mastering a Technology")
-    answer(g, "Axe")                                        # 30 VP, 4 cards left
+    answer(g, "Axe")  # 30 VP, 4 cards left
     assert play_to_end(g) == ["P2", "P1"]
     scores = g.state["result"]["scores"]
     assert scores == {"P1": 30 + 2 + 1 + 3, "P2": 0 + 1 + 2 + 4}

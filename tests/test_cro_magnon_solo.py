@@ -3,6 +3,7 @@ content/cro-magnon-solo plays it, rule by rule against shared/rulebooks/cro-magn
 The Approach of Winter"). Each scenario starts from a saved-and-loaded state; each docstring names
 the part of the solo rules it checks. The 8 ordinary events are placeholders (the rulebook does not
 print them); their tests check that each does what its own text says."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,16 @@ from engine.runtime.game import Game, GameError
 
 PACK = "cro-magnon-solo"
 MENU = "Choose an action, or end your turn"
-EVENTS = ["storm", "forest_fire", "drought", "rockfall", "illness", "herd_migration", "bountiful_season",
-          "predators_roam"]
+EVENTS = [
+    "storm",
+    "forest_fire",
+    "drought",
+    "rockfall",
+    "illness",
+    "herd_migration",
+    "bountiful_season",
+    "predators_roam",
+]
 
 
 def solo(*, hand=(), tableau=(), events=None, decks=None, seed=0):
@@ -72,36 +81,37 @@ def settlement_ready(tableau=("axe", "campfire", "syrets"), **kwargs):
 
 # ------------------------------------------------------------------------------------------ preparing
 def test_the_solo_game_is_for_one_player():
-    """"Solo Mode": the player competes with time, not with other players."""
+    """ "Solo Mode": the player competes with time, not with other players."""
     assert ruleset(PACK).players == (1, 1)
     with pytest.raises(GameError) as caught:
         Game.new(ruleset(PACK), 2, 0)
-    assert caught.value.code == "X304"       # player-count (docs/runtime-errors.md)
+    assert caught.value.code == "X304"  # player-count (docs/runtime-errors.md)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_the_event_deck_is_eight_shuffled_events_with_winter_under_them(seed):
-    """"Preparing the Solo Game", steps 2-4: Winter is set aside, the 8 other Event cards are shuffled
+    """ "Preparing the Solo Game", steps 2-4: Winter is set aside, the 8 other Event cards are shuffled
     face down, and Winter is placed face down under them."""
     g = ready(new_game(players=1, seed=seed, pack=PACK))
     deck = ids(g, "events")
     assert deck[0] == "winter" and sorted(deck[1:]) == sorted(EVENTS)
     assert ids(g, "winter_aside") == []
     view = g.view("P1")
-    assert view["zones"]["events"] == {"name": "Event deck", "count": 9}             # face down
+    assert view["zones"]["events"] == {"name": "Event deck", "count": 9}  # face down
     assert not any(card in str(view) for card in ('"winter"', "Storm", "Drought", "Illness"))
 
 
 def test_the_event_order_depends_on_the_seed_only():
-    """"Preparing the Solo Game", step 3: the events are shuffled; the same seed gives the same deck."""
+    """ "Preparing the Solo Game", step 3: the events are shuffled; the same seed gives the same deck."""
     orders = {tuple(ids(new_game(players=1, seed=s, pack=PACK), "events")) for s in range(8)}
     assert len(orders) > 1
-    assert ids(new_game(players=1, seed=5, pack=PACK), "events") == ids(new_game(players=1, seed=5, pack=PACK),
-                                                                          "events")
+    assert ids(new_game(players=1, seed=5, pack=PACK), "events") == ids(
+        new_game(players=1, seed=5, pack=PACK), "events"
+    )
 
 
 def test_the_standard_setup_still_holds():
-    """"All the main rules of the game remain in force" and "Prepare for the game using the standard
+    """ "All the main rules of the game remain in force" and "Prepare for the game using the standard
     rules": the technology rows hold their first technologies and a settlement each, the terrain decks
     are full."""
     g = ready(new_game(players=1, pack=PACK))
@@ -113,7 +123,7 @@ def test_the_standard_setup_still_holds():
 
 # ------------------------------------------------------------------------------------------ playing
 def test_four_action_points_and_a_marker_removed_for_each_spent():
-    """"Playing the Solo Game": 4 AP a turn; each AP spent removes one of the 4 coloured markers from the
+    """ "Playing the Solo Game": 4 AP a turn; each AP spent removes one of the 4 coloured markers from the
     Event deck; the same action may be repeated."""
     g = solo(decks={"forest": ["wood", "wood", "wood", "wood"]})
     assert ap(g) == 4 and g.state["turn"]["number"] == 1
@@ -127,7 +137,7 @@ def test_four_action_points_and_a_marker_removed_for_each_spent():
 
 
 def test_at_the_end_of_each_turn_the_top_event_is_resolved_and_removed():
-    """"Playing the Solo Game": once the player has performed the actions they want, they take the top
+    """ "Playing the Solo Game": once the player has performed the actions they want, they take the top
     card of the Event deck, resolve it and remove it from the game; the markers go on the next card
     (a new turn with 4 AP begins)."""
     g = solo(events=["bountiful_season", "drought"])
@@ -144,7 +154,7 @@ def test_at_the_end_of_each_turn_the_top_event_is_resolved_and_removed():
 
 
 def test_nine_months_then_winter_loses():
-    """"Playing the Solo Game": the game lasts nine turns (game months); "Ending the Solo Game": the
+    """ "Playing the Solo Game": the game lasts nine turns (game months); "Ending the Solo Game": the
     player loses if they draw the Event card Winter, which lies under the 8 others."""
     g = solo(events=["bountiful_season"] * 1)
     for month in range(1, 10):
@@ -162,7 +172,7 @@ def test_nine_months_then_winter_loses():
 
 # ------------------------------------------------------------------------------------------ special rules
 def test_founding_a_settlement_costs_four_action_points_and_wins():
-    """"Special Rules for the Solo Game": "Founding a Settlement" costs 4 AP; "Ending the Solo Game":
+    """ "Special Rules for the Solo Game": "Founding a Settlement" costs 4 AP; "Ending the Solo Game":
     the player wins if they perform it."""
     g = settlement_ready()
     assert "Founding a Settlement" in options(g)
@@ -177,7 +187,7 @@ def test_founding_a_settlement_costs_four_action_points_and_wins():
 
 
 def test_founding_is_not_possible_once_an_action_point_is_spent():
-    """"Special Rules for the Solo Game": "Founding a Settlement" costs 4 AP, the 4 AP of a turn: with 1 AP
+    """ "Special Rules for the Solo Game": "Founding a Settlement" costs 4 AP, the 4 AP of a turn: with 1 AP
     spent the player cannot pay it."""
     g = settlement_ready(decks={"forest": ["wood"]})
     answer(g, "Explore Terrain")
@@ -186,20 +196,20 @@ def test_founding_is_not_possible_once_an_action_point_is_spent():
 
 
 def test_founding_still_takes_the_whole_turn_after_ap_won_back():
-    """"Solo Mode": "All the main rules of the game remain in force", and the solo rules change only the
+    """ "Solo Mode": "All the main rules of the game remain in force", and the solo rules change only the
     cost of "Founding a Settlement" (4 AP): "6. Founding a Settlement" still takes the whole turn, "No other
     actions may be performed in that turn!". An AP won back by declining a hunt ("Declining the hunt on a
     herbivore": +1 AP) brings the 4 AP back, yet another action was performed: no settlement this turn."""
     g = settlement_ready(decks={"forest": ["deer_bird"]})
     answer(g, "Explore Terrain")
     answer(g, "Forest")
-    answer(g, "no")                                   # declines the hunt: +1 AP
+    answer(g, "no")  # declines the hunt: +1 AP
     assert ap(g) == 4 and at_menu(g)
     assert "Founding a Settlement" not in options(g)
 
 
 def test_no_free_action_before_founding():
-    """"6. Founding a Settlement" (in force in the solo game, "All the main rules of the game remain in
+    """ "6. Founding a Settlement" (in force in the solo game, "All the main rules of the game remain in
     force"): "No other actions may be performed in that turn!" — not even a free Natural Exchange (0 AP)."""
     g = settlement_ready(hand=["clay", "clay"])
     assert "Founding a Settlement" in options(g)
@@ -209,7 +219,7 @@ def test_no_free_action_before_founding():
 
 
 def test_no_attack_and_no_improve_dwelling():
-    """"Special Rules for the Solo Game": the player may not perform "Attack" and "Improve Dwelling",
+    """ "Special Rules for the Solo Game": the player may not perform "Attack" and "Improve Dwelling",
     even with an upright Weapons technology and a Dwelling with Spoils in hand."""
     g = solo(tableau=("axe", "syrets"), hand=("spoils",))
     menu = options(g)
@@ -218,7 +228,7 @@ def test_no_attack_and_no_improve_dwelling():
 
 
 def test_no_victory_points_are_awarded():
-    """"Special Rules for the Solo Game": no victory points are awarded — mastering a technology worth
+    """ "Special Rules for the Solo Game": no victory points are awarded — mastering a technology worth
     VP leaves the VP at 0, and there is no final scoring."""
     g = new_game(players=1, pack=PACK)
     put(g, "throwing_club", "weapons_row", slot=2)
@@ -234,7 +244,7 @@ def test_no_victory_points_are_awarded():
 
 
 def test_a_hunt_asks_for_no_helpers():
-    """"Solo Mode": there are no other players, so a hunt is never joint — no share is promised, nobody
+    """ "Solo Mode": there are no other players, so a hunt is never joint — no share is promised, nobody
     is invited (the full game's "joint hunt", "1. Explore Terrain", needs other players)."""
     g = solo(decks={"forest": ["deer_bird"]})
     answer(g, "Explore Terrain")
@@ -246,7 +256,7 @@ def test_a_hunt_asks_for_no_helpers():
 
 
 def test_the_event_comes_before_the_hand_limit():
-    """"Playing the Solo Game" (the event ends the turn) with "1. Explore Terrain" (the hand limit at
+    """ "Playing the Solo Game" (the event ends the turn) with "1. Explore Terrain" (the hand limit at
     the end of one's turn): the pack assumes the event first — a Bountiful Season's Spoils card counts
     towards the hand limit of 5."""
     g = solo(hand=["wood"] * 5, events=["bountiful_season"])
@@ -265,10 +275,13 @@ def test_storm_discards_a_chosen_card():
     assert ids(g, "hand:P1") == ["wood"] and ids(g, "plains_discard") == ["clay"]
 
 
-@pytest.mark.parametrize("event,hand,kept,pile", [
-    ("forest_fire", ["wood", "clay", "wood"], ["clay"], "forest_discard"),
-    ("drought", ["spring", "wood", "spring"], ["wood"], "river_discard"),
-])
+@pytest.mark.parametrize(
+    "event,hand,kept,pile",
+    [
+        ("forest_fire", ["wood", "clay", "wood"], ["clay"], "forest_discard"),
+        ("drought", ["spring", "wood", "spring"], ["wood"], "river_discard"),
+    ],
+)
 def test_fire_and_drought_discard_every_card_of_one_resource(event, hand, kept, pile):
     """Placeholder events "Forest Fire" (all Wood cards) and "Drought" (all Spring cards); the other
     resources stay in hand."""
@@ -331,6 +344,7 @@ def test_random_solo_games_end_keep_the_invariants_and_replay(seed):
     """Seeded random solo games end (won or lost within nine months), keep the invariants after every
     decision, and replay from their logs to the same state."""
     from invariants import Watch
+
     rules = ruleset(PACK)
     game = Game.new(rules, 1, seed)
     session.play_randomly(game, random.Random(seed), after=Watch(game))
@@ -343,7 +357,7 @@ def test_random_solo_games_end_keep_the_invariants_and_replay(seed):
 def test_knap_sim_prints_the_win_rate_of_each_agent(knap, tmp_path):
     """`knap sim cro-magnon-solo`: one player by default; the win rate of the agent with its interval, how
     games ended (a settlement or Winter), and no score columns (the solo game has no score)."""
-    for agent, games in (("random", 12), ("greedy", 3)):          # greedy looks ahead: slow
+    for agent, games in (("random", 12), ("greedy", 3)):  # greedy looks ahead: slow
         out_json = tmp_path / f"{agent}.json"
         code, out, _ = knap("sim", PACK, "-n", str(games), "--agents", agent, "--jobs", "1", "--json", out_json)
         assert code == 0 and "1 player," in out and "win %" in out and "mean" not in out

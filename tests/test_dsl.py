@@ -1,32 +1,70 @@
 """The effect language: parsing, the checks of names, arity and types, error wording, and limits."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import dsl
-from engine.dsl_builtins import CONSTANTS, FUNCTIONS, VERBS
-from engine.dsl_docs import render_dsl, render_rules
+from engine.dsl.builtins import CONSTANTS, FUNCTIONS, VERBS
+from engine.dsl.docs import render_dsl, render_rules
 
 REPO = Path(__file__).resolve().parent.parent
 
 SYMBOLS = dsl.Symbols(
-    ids={"vp": "counter", "ap": "counter", "meals": "counter", "forest": "zone", "forest_discard": "zone",
-         "hand": "zone", "tableau": "zone", "spoils": "zone", "weapons": "tag", "axe": "card", "wood": "card",
-         "explore": "action", "encounter": "action", "hand_limit": "parameter", "settled": "tag",
-         "hand_limit_value": "parameter", "display": "zone", "display_deck": "zone"},
-    zone_owner={"hand": "player", "tableau": "player", "forest": "table", "forest_discard": "table",
-                "spoils": "table", "display": "table", "display_deck": "table"},
+    ids={
+        "vp": "counter",
+        "ap": "counter",
+        "meals": "counter",
+        "forest": "zone",
+        "forest_discard": "zone",
+        "hand": "zone",
+        "tableau": "zone",
+        "spoils": "zone",
+        "weapons": "tag",
+        "axe": "card",
+        "wood": "card",
+        "explore": "action",
+        "encounter": "action",
+        "hand_limit": "parameter",
+        "settled": "tag",
+        "hand_limit_value": "parameter",
+        "display": "zone",
+        "display_deck": "zone",
+    },
+    zone_owner={
+        "hand": "player",
+        "tableau": "player",
+        "forest": "table",
+        "forest_discard": "table",
+        "spoils": "table",
+        "display": "table",
+        "display_deck": "table",
+    },
     counter_owner={"vp": "player", "ap": "player", "meals": "player"},
-    functions={"weapons": 1}, card_stats={"strength", "vp", "hand_limit", "improve_dwelling", "spoils"})
+    functions={"weapons": 1},
+    card_stats={"strength", "vp", "hand_limit", "improve_dwelling", "spoils"},
+)
 
 
 # Names the documentation examples take as bound by an earlier statement.
-EXAMPLE_LOCALS = {"picked": "cards", "payment": "cards", "loot": "cards", "found": "card", "used": "card",
-                  "tech": "card", "paid": "cards", "returning": "card", "helper": "player", "rival": "player",
-                  "river": "zone", "faces": "any"}
+EXAMPLE_LOCALS = {
+    "picked": "cards",
+    "payment": "cards",
+    "loot": "cards",
+    "found": "card",
+    "used": "card",
+    "tech": "card",
+    "paid": "cards",
+    "returning": "card",
+    "helper": "player",
+    "rival": "player",
+    "river": "zone",
+    "faces": "any",
+}
 
 
 def problems(text, mode=dsl.EFFECT, local=None):
@@ -37,10 +75,24 @@ def problems(text, mode=dsl.EFFECT, local=None):
 def test_a_card_effect_lowers_to_plain_instructions():
     ir, found = dsl.compile_text("gain card.vp vp\ndraw 2 from forest to hand as found\n", dsl.EFFECT, SYMBOLS)
     assert found == []
-    assert ir == ["block", 0, [
-        ["verb", 0, "gain", [["field", 10, ["name", 5, "card"], "vp"], ["name", 13, "vp"]], []],
-        ["verb", 16, "draw", [["num", 21, 2]], [["from", 23, ["name", 28, "forest"]], ["to", 35, ["name", 38, "hand"]],
-                                                ["as", 43, ["name", 46, "found"]]]]]]
+    assert ir == [
+        "block",
+        0,
+        [
+            ["verb", 0, "gain", [["field", 10, ["name", 5, "card"], "vp"], ["name", 13, "vp"]], []],
+            [
+                "verb",
+                16,
+                "draw",
+                [["num", 21, 2]],
+                [
+                    ["from", 23, ["name", 28, "forest"]],
+                    ["to", 35, ["name", 38, "hand"]],
+                    ["as", 43, ["name", 46, "found"]],
+                ],
+            ],
+        ],
+    ]
 
 
 def test_blocks_conditions_loops_and_bindings_check_clean():
@@ -53,7 +105,8 @@ def test_blocks_conditions_loops_and_bindings_check_clean():
         "            gain 1 vp for p  # a comment\n"
         "elif card.vp = 2: stop\n"
         "else:\n"
-        "    draw 1 from terrain to hand; lose 1 ap\n")
+        "    draw 1 from terrain to hand; lose 1 ap\n"
+    )
     assert problems(text) == []
 
 
@@ -119,7 +172,7 @@ def test_conditions_and_expressions_may_span_lines():
     assert problems("count(hand(me))\n  > 2", dsl.CONDITION) == []
     assert problems("  \n  weapons(me) >= card.strength", dsl.CONDITION) == []
     ir, _ = dsl.parse("  me.vp >= 3", dsl.CONDITION)
-    assert ir[1] == 8   # offsets stay those of the original text
+    assert ir[1] == 8  # offsets stay those of the original text
 
 
 @pytest.mark.parametrize("name", sorted(VERBS))
@@ -136,9 +189,10 @@ def test_every_function_example_is_valid(name):
 
 def test_generated_reference_pages_are_current():
     """docs/dsl.md, docs/lint-rules.md and docs/runtime-errors.md are generated from the code: run
-    tools/gen_docs.py after changing engine/dsl_builtins.py, engine/diagnostics.py or
+    tools/gen_docs.py after changing engine/dsl/builtins.py, engine/diagnostics.py or
     engine/runtime/error_codes.py."""
     from engine.runtime.error_codes import render_page
+
     assert (REPO / "docs" / "dsl.md").read_text(encoding="utf-8") == render_dsl()
     assert (REPO / "docs" / "lint-rules.md").read_text(encoding="utf-8") == render_rules()
     assert (REPO / "docs" / "runtime-errors.md").read_text(encoding="utf-8") == render_page()
@@ -147,10 +201,53 @@ def test_generated_reference_pages_are_current():
         assert f"`{name}" in page
 
 
-_words = st.sampled_from(list(VERBS) + list(FUNCTIONS) + list(CONSTANTS) + list(SYMBOLS.ids) + [
-    "if", "else", "elif", "for", "each", "in", "repeat", "times", "let", "where", "and", "or", "not", "from", "to",
-    "as", ":", "(", ")", "[", "]", ",", ".", "=", ">=", "+", "-", "*", "/", "1", "2", '"x"', "\n", "\n    ", ";",
-    "#", "'", "$", "stop"])
+_words = st.sampled_from(
+    list(VERBS)
+    + list(FUNCTIONS)
+    + list(CONSTANTS)
+    + list(SYMBOLS.ids)
+    + [
+        "if",
+        "else",
+        "elif",
+        "for",
+        "each",
+        "in",
+        "repeat",
+        "times",
+        "let",
+        "where",
+        "and",
+        "or",
+        "not",
+        "from",
+        "to",
+        "as",
+        ":",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        ".",
+        "=",
+        ">=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "1",
+        "2",
+        '"x"',
+        "\n",
+        "\n    ",
+        ";",
+        "#",
+        "'",
+        "$",
+        "stop",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)

@@ -5,6 +5,7 @@ file only. `knap schema editor` writes the `yaml.schemas` setting (schema -> glo
 every document; the modeline still decides document 1 (same schema). These tests drive the real server
 (tools/yls/check.mjs) configured exactly by the settings knap writes.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from engine import resources
-from engine.cli import main
 from yls import run_editor
+
+from engine.commands.cli import main
+from engine.files import resources
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = sorted(resources.root("content").rglob("*.yaml"))
@@ -36,20 +37,25 @@ def _document_starts(lines: list[str]) -> list[int]:
     return starts
 
 
-def _edited_copy(source: Path, target: Path, inserts: dict[int, str], provenance_of: int | None = None) -> dict[int, int]:
+def _edited_copy(
+    source: Path, target: Path, inserts: dict[int, str], provenance_of: int | None = None
+) -> dict[int, int]:
     """Copy `source`, inserting a line after the first line of some documents (0-based index -> text) and,
     in document `provenance_of`, setting `provenance: invented` (a value the enum does not allow).
     Returns document index -> 1-based line of the edit in the copy."""
     lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
     starts = _document_starts(lines) + [len(lines)]
-    edits = [(starts[i] + 1, text, True, i) for i, text in inserts.items()]   # (line index, text, insert?, document)
+    edits = [(starts[i] + 1, text, True, i) for i, text in inserts.items()]  # (line index, text, insert?, document)
     if provenance_of is not None:
         body = range(starts[provenance_of], starts[provenance_of + 1])
         existing = [n for n in body if lines[n].startswith("provenance:")]
-        edits.append((existing[0], "provenance: invented\n", False, provenance_of) if existing else
-                     (starts[provenance_of] + 1, "provenance: invented\n", True, provenance_of))
+        edits.append(
+            (existing[0], "provenance: invented\n", False, provenance_of)
+            if existing
+            else (starts[provenance_of] + 1, "provenance: invented\n", True, provenance_of)
+        )
     edits.sort()
-    for position, text, insert, _ in reversed(edits):   # bottom up: the positions above stay valid
+    for position, text, insert, _ in reversed(edits):  # bottom up: the positions above stay valid
         if insert:
             lines.insert(position, text)
         else:
@@ -67,7 +73,9 @@ def test_committed_vscode_settings_are_what_knap_writes(monkeypatch, capsys):
     monkeypatch.chdir(REPO)
     assert main(["schema", "editor", "--print", "vscode", "--schema", "schemas/document.schema.json"]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(SETTINGS.read_text(encoding="utf-8"))
-    assert json.loads(SETTINGS.read_text())["yaml.schemas"] == {"./schemas/document.schema.json": ["content/**/*.{yaml,yml}"]}
+    assert json.loads(SETTINGS.read_text())["yaml.schemas"] == {
+        "./schemas/document.schema.json": ["content/**/*.{yaml,yml}"]
+    }
 
 
 def test_every_document_of_every_content_file_is_checked_and_completed(tmp_path):
@@ -86,20 +94,25 @@ def test_every_document_of_every_content_file_is_checked_and_completed(tmp_path)
     completing = MULTI.with_name("__editor_check_completing.yaml")
     assert not broken.exists() and not completing.exists()
 
-    result = run_editor(SETTINGS, CONTENT, workspace=REPO, buffers={broken: broken_text, completing: completing_text},
-                        completions=[(completing, completing_lines[1], 1), (completing, completing_lines[last], 1)])
+    result = run_editor(
+        SETTINGS,
+        CONTENT,
+        workspace=REPO,
+        buffers={broken: broken_text, completing: completing_text},
+        completions=[(completing, completing_lines[1], 1), (completing, completing_lines[last], 1)],
+    )
     assert result["schema_errors"] == []
-    for path in CONTENT:                                                            # (a)
+    for path in CONTENT:  # (a)
         assert result["files"][str(path)] == [], path
     assert result["files"][str(completing)] == []
-    found = {d["line"]: d["message"] for d in result["files"][str(broken)]}         # (b)
+    found = {d["line"]: d["message"] for d in result["files"][str(broken)]}  # (b)
     assert set(found) == set(broken_lines.values()), found
     assert "shape" in found[broken_lines[0]] and "colour" in found[broken_lines[1]]
-    assert "rulebook" in found[broken_lines[last]]        # the enum's allowed values are listed
+    assert "rulebook" in found[broken_lines[last]]  # the enum's allowed values are listed
     documents = MULTI.read_text(encoding="utf-8").split("\n---\n")
-    for answer, index in zip(result["completions"], (1, last)):                     # (c)
+    for answer, index in zip(result["completions"], (1, last)):  # (c)
         present = {line.split(":")[0] for line in documents[index].splitlines()}
-        expected = OPTIONAL_CARD_PROPERTIES - present    # a property already there is not offered again
+        expected = OPTIONAL_CARD_PROPERTIES - present  # a property already there is not offered again
         assert len(expected) >= 2 and expected <= set(answer["labels"]), (index, answer["labels"])
 
 
@@ -113,17 +126,19 @@ def test_a_fresh_workspace_gets_every_document_checked(tmp_path, capsys):
     manifest = packs / "demo" / "pack.yaml"
     manifest.write_text("kind: pack\nid: demo\nname: Demo\nversion: 0.1.0\nplayers: {min: 1, max: 2}\n")
     cards = packs / "demo" / "cards.yaml"
-    documents = ["kind: card\nid: a\nname: A\ntype: tool\ndeck: d\nsize: 3",      # 1: line 6
-                 "kind: card\nid: b\nname: B\ntype: tool\ndeck: d\ncolour: red",   # 2: line 13
-                 "kind: zone\nid: d\nname: D\ntype: pile",                         # 3: clean
-                 "kind: card\nid: c\nname: C\ntype: tool\ndeck: d\nprovenance: invented"]   # N: line 25
+    documents = [
+        "kind: card\nid: a\nname: A\ntype: tool\ndeck: d\nsize: 3",  # 1: line 6
+        "kind: card\nid: b\nname: B\ntype: tool\ndeck: d\ncolour: red",  # 2: line 13
+        "kind: zone\nid: d\nname: D\ntype: pile",  # 3: clean
+        "kind: card\nid: c\nname: C\ntype: tool\ndeck: d\nprovenance: invented",
+    ]  # N: line 25
     cards.write_text("\n---\n".join(documents) + "\n")
     elsewhere = workspace / "ci.yaml"
     elsewhere.write_text("jobs: {}\n")
     assert main(["schema", "editor", "--vscode", "--root", str(workspace), str(packs)]) == 0
     settings_path = Path(capsys.readouterr().out.strip())
     assert settings_path == workspace / ".vscode" / "settings.json"
-    (schema, globs), = json.loads(settings_path.read_text())["yaml.schemas"].items()
+    ((schema, globs),) = json.loads(settings_path.read_text())["yaml.schemas"].items()
     assert Path(schema) == resources.root("schemas").resolve() / "document.schema.json"
     assert globs == [r"my{\ ,%20}packs{\ ,%20}{\[,%5B}v2{\],%5D}{\ ,%20}{\(,%28}draft{\),%29}/**/*.{yaml,yml}"]
 
@@ -134,6 +149,7 @@ def test_a_fresh_workspace_gets_every_document_checked(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------- the command itself (no server)
+
 
 def test_print_for_neovim_and_helix(tmp_path, capsys):
     (tmp_path / "content").mkdir()
@@ -153,16 +169,21 @@ def test_vscode_settings_are_merged_not_replaced(tmp_path):
     settings.parent.mkdir()
     settings.write_text(json.dumps({"editor.tabSize": 2, "yaml.schemas": {"other.json": "*.yml"}}))
     assert main(["schema", "editor", "--vscode", "--root", str(tmp_path)]) == 0
-    assert main(["schema", "editor", "--vscode", "--root", str(tmp_path)]) == 0      # idempotent
+    assert main(["schema", "editor", "--vscode", "--root", str(tmp_path)]) == 0  # idempotent
     written = json.loads(settings.read_text())
     assert written["editor.tabSize"] == 2 and written["yaml.schemas"]["other.json"] == "*.yml"
     assert len(written["yaml.schemas"]) == 2
 
 
-@pytest.mark.parametrize("text, where", [('{\n  // mine\n  "a": 1\n}\n', ":2:3:"),
-                                         ('{"a": 1,}', ":1:9:"),
-                                         ('{"yaml.schemas": ["x"]}', ":1:1:"),
-                                         ('[]', ":1:1:")])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('{\n  // mine\n  "a": 1\n}\n', ":2:3:"),
+        ('{"a": 1,}', ":1:9:"),
+        ('{"yaml.schemas": ["x"]}', ":1:1:"),
+        ("[]", ":1:1:"),
+    ],
+)
 def test_a_settings_file_knap_cannot_keep_intact_is_left_alone(tmp_path, capsys, text, where):
     (tmp_path / "content").mkdir()
     settings = tmp_path / ".vscode" / "settings.json"
@@ -174,14 +195,17 @@ def test_a_settings_file_knap_cannot_keep_intact_is_left_alone(tmp_path, capsys,
     assert settings.read_text() == text
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--root", "{tmp}/missing"], "is not a folder"),
-    (["--root", "{tmp}"], "no `content` folder"),
-    (["--root", "{tmp}/inner", "{tmp}"], "is not inside the workspace"),
-    (["--root", "{tmp}/inner", "{tmp}/inner/nope"], "is not a folder"),
-    (["--root", "{tmp}/inner", "--schema", "{tmp}/none.json", "{tmp}/inner"], "does not exist"),
-    (["--vscode", "--print", "helix"], "not allowed with"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--root", "{tmp}/missing"], "is not a folder"),
+        (["--root", "{tmp}"], "no `content` folder"),
+        (["--root", "{tmp}/inner", "{tmp}"], "is not inside the workspace"),
+        (["--root", "{tmp}/inner", "{tmp}/inner/nope"], "is not a folder"),
+        (["--root", "{tmp}/inner", "--schema", "{tmp}/none.json", "{tmp}/inner"], "does not exist"),
+        (["--vscode", "--print", "helix"], "not allowed with"),
+    ],
+)
 def test_bad_arguments_are_usage_errors(tmp_path, capsys, args, says):
     (tmp_path / "inner").mkdir()
     assert main(["schema", "editor", *(a.format(tmp=tmp_path) for a in args)]) == 2

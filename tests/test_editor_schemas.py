@@ -1,12 +1,12 @@
 """What an editor shows: the real yaml-language-server (tools/yls) reading our schemas and content."""
+
 from __future__ import annotations
 
-
 import pytest
-
-from engine import resources
-from engine.cli import main
 from yls import complete, run_yls
+
+from engine.commands.cli import main
+from engine.files import resources
 
 CONTENT = sorted(resources.root("content").rglob("*.yaml"))
 

@@ -5,12 +5,12 @@ The cause: the bot scores each option by the game's "if it ended now" score afte
 own turn; what an action gathers (a card, a resource) scores only later, so acting and ending the turn
 tie, and a blind tie-break ended the turn half of the time. Now a tie never ends the turn.
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
-
 from scenario import ruleset
 
 from engine.runtime import session
@@ -87,7 +87,7 @@ def test_a_free_action_that_changes_nothing_is_not_taken_for_ever(make_pack):
     does not stall a game of bots."""
     rules = load(make_pack({"rules.yaml": _RULES + _FIDGET}, manifest=_PACK))
     game = Game.new(rules, 2, 1, max_rounds=30, max_answers_per_turn=200)
-    session.play_out(game, [GreedyAgent(1), GreedyAgent(2)])     # raises Stalled on a turn of 200 answers
+    session.play_out(game, [GreedyAgent(1), GreedyAgent(2)])  # raises Stalled on a turn of 200 answers
     assert game.over
 
 
@@ -125,6 +125,7 @@ def test_greedy_bots_do_not_pass_whole_turns_in_cro_magnon():
 # the last option use up the imagined deal itself: one copy of the game per option fewer, and one fewer per
 # decision, with the same numbers and so the same choices as the plain look-ahead below.
 
+
 class PlainLookAhead(GreedyAgent):
     """The look-ahead as it was before issue 16: a fresh copy per option, and the margin taken on a copy."""
 
@@ -144,8 +145,11 @@ class PlainLookAhead(GreedyAgent):
                 best, best_value = [option], value
             elif value == best_value:
                 best.append(option)
-        if len(best) > 1 and pending["kind"] == "action" \
-                and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS:
+        if (
+            len(best) > 1
+            and pending["kind"] == "action"
+            and sum(imagined.state["turn"]["used"].values()) < self.TIED_ACTIONS
+        ):
             best = [o for o in best if pending["options"][o] != END_TURN]
         return best[self.rng.randrange(len(best))]
 
@@ -166,7 +170,7 @@ def test_the_cheaper_look_ahead_chooses_what_the_plain_one_chooses(pack, decisio
         player = decision.players[0]
         legal = game.legal(player)
         seed = len(game.state["history"])
-        model = lambda: game.determinized(player, seed)   # noqa: E731 -- the game, as session.play_out gives it
+        model = lambda: game.determinized(player, seed)
         option = cheap[player].act({"you": player}, legal, model)
         assert plain[player].act({"you": player}, legal, model) == option, (pack, asked, decision.kind)
         game.apply(option, player)
@@ -228,7 +232,8 @@ def _margin_as_before(game, player):
         finished = game
     counter = game.rules.score_counter
     scores = (finished.state["result"] or {}).get("scores") or (
-        {p: game.counter(p, counter) for p in game.state["players"]} if counter else game.progress())
+        {p: game.counter(p, counter) for p in game.state["players"]} if counter else game.progress()
+    )
     others = [v for p, v in scores.items() if p != player]
     margin = scores.get(player, 0) - (max(others) if others else 0)
     if game.over:
@@ -237,8 +242,10 @@ def _margin_as_before(game, player):
     return margin
 
 
-@pytest.mark.parametrize("pack, players, answers", [("cro-magnon", 3, None), ("cro-magnon-solo", 1, None),
-                                                    ("neolithibum", 3, 250), ("stone-age", 2, 250)])
+@pytest.mark.parametrize(
+    "pack, players, answers",
+    [("cro-magnon", 3, None), ("cro-magnon-solo", 1, None), ("neolithibum", 3, 250), ("stone-age", 2, 250)],
+)
 def test_a_margin_taken_in_place_is_the_margin_taken_on_a_copy(pack, players, answers):
     """States across a random game and its end, every player: ending the game itself gives the number that
     ending a copy gives, and both give what the projection gave before (packs with a score counter, and
@@ -249,7 +256,7 @@ def test_a_margin_taken_in_place_is_the_margin_taken_on_a_copy(pack, players, an
         before = state.state_hash()
         for player in state.state["players"]:
             on_a_copy = state.projected_margin(player)
-            assert state.state_hash() == before                     # the plain call leaves the game alone
+            assert state.state_hash() == before  # the plain call leaves the game alone
             assert on_a_copy == _margin_as_before(state, player)
             assert state.clone().projected_margin(player, in_place=True) == on_a_copy
 

@@ -4,6 +4,7 @@ the same questions and end in the same state. Each scenario is set up on the eng
 copied into the hand-written game, then both are driven by one script of (player, engine label,
 hand-written answer); the hand-written game's player fails the test on any question the script did not
 expect, so an extra or a missing decision point is caught as well as a wrong outcome."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -58,6 +59,7 @@ def copied(g) -> hand.HandGame:
 
     def ids(zone):
         return [None if x is None else inst[x] for x in state["zones"][zone]]
+
     for zone in h.zones:
         h.zones[zone] = ids(zone)
     for seat, p in enumerate(players):
@@ -75,14 +77,21 @@ def copied(g) -> hand.HandGame:
 def outcome_of_engine(g) -> dict:
     state, inst = g.state, g.rules.instances
     players = state["players"]
-    zones = {z: [None if x is None else inst[x] for x in state["zones"][z]] for z in PACK.zones
-             if PACK.zones[z].get("owner") != "player"}
+    zones = {
+        z: [None if x is None else inst[x] for x in state["zones"][z]]
+        for z in PACK.zones
+        if PACK.zones[z].get("owner") != "player"
+    }
     seats = []
     for p in players:
-        seats.append({"hand": sorted(inst[x] for x in state["zones"][f"hand:{p}"]),
-                      "tableau": [(inst[x], state["orient"][x]) for x in state["zones"][f"tableau:{p}"]],
-                      "trophies": [inst[x] for x in state["zones"][f"trophies:{p}"]],
-                      "vp": state["counters"][p]["vp"]})
+        seats.append(
+            {
+                "hand": sorted(inst[x] for x in state["zones"][f"hand:{p}"]),
+                "tableau": [(inst[x], state["orient"][x]) for x in state["zones"][f"tableau:{p}"]],
+                "trophies": [inst[x] for x in state["zones"][f"trophies:{p}"]],
+                "vp": state["counters"][p]["vp"],
+            }
+        )
     result = state["result"]
     winners = None if result is None else [players.index(p) for p in result["winners"]]
     ap = None if result else state["counters"][state["turn"]["player"]]["ap"]
@@ -90,10 +99,21 @@ def outcome_of_engine(g) -> dict:
 
 
 def outcome_of_hand(h, over) -> dict:
-    seats = [{"hand": sorted(h.hand[s]), "tableau": list(zip(h.tableau[s], h.orient[s])),
-              "trophies": list(h.trophies[s]), "vp": h.vp[s]} for s in range(h.n)]
-    return {"zones": {z: list(c) for z, c in h.zones.items()}, "seats": seats,
-            "winners": h.winners if over else None, "ap": None if over else h.ap}
+    seats = [
+        {
+            "hand": sorted(h.hand[s]),
+            "tableau": list(zip(h.tableau[s], h.orient[s])),
+            "trophies": list(h.trophies[s]),
+            "vp": h.vp[s],
+        }
+        for s in range(h.n)
+    ]
+    return {
+        "zones": {z: list(c) for z, c in h.zones.items()},
+        "seats": seats,
+        "winners": h.winners if over else None,
+        "ap": None if over else h.ap,
+    }
 
 
 def play_both(g, script):
@@ -112,6 +132,7 @@ def play_both(g, script):
         assert player == seat, f"the hand-written game asks seat {player}, the script expects {seat} ({label})"
         assert value in options, f"`{value}` is not among the hand-written options {options} ({label})"
         return options.index(value)
+
     h.agent = scripted
     over = True
     try:
@@ -127,20 +148,30 @@ EXPLORE_FOREST = [(0, "Explore Terrain", "explore"), (0, "Forest", "forest")]
 
 
 def test_a_joint_predator_hunt_gives_the_same_trophies_and_shares():
-    g = engine_position(3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]},
-                        decks={"forest": ["wolf"]})
-    engine, written = play_both(g, EXPLORE_FOREST + [
-        (0, "yes", True), (0, "1", 1), (1, "yes", True), (2, "yes", True),   # hunt, share 1, both join
-        (0, "P2", 1), (0, "vp", "vp"),                                        # the share: 1 VP to P2
-    ])
+    g = engine_position(
+        3, tableaus={"P1": ["axe"], "P2": ["chopper"], "P3": ["stone_knife"]}, decks={"forest": ["wolf"]}
+    )
+    engine, written = play_both(
+        g,
+        EXPLORE_FOREST
+        + [
+            (0, "yes", True),
+            (0, "1", 1),
+            (1, "yes", True),
+            (2, "yes", True),  # hunt, share 1, both join
+            (0, "P2", 1),
+            (0, "vp", "vp"),  # the share: 1 VP to P2
+        ],
+    )
     assert engine == written
     assert written["seats"][0]["trophies"] == ["wolf"] and written["seats"][1]["vp"] == 1
 
 
 def test_flint_pairs_add_to_a_herbivore_hunts_spoils():
     g = engine_position(2, tableaus={"P1": ["axe"]}, hands={"P1": ["flint"] * 4}, decks={"forest": ["deer_bird"]})
-    engine, written = play_both(g, EXPLORE_FOREST + [
-        (0, "yes", True), (0, "0", 0), (1, "no", False), (0, "1", 1)])       # one pair of Flint burnt
+    engine, written = play_both(
+        g, EXPLORE_FOREST + [(0, "yes", True), (0, "0", 0), (1, "no", False), (0, "1", 1)]
+    )  # one pair of Flint burnt
     assert engine == written
     assert written["seats"][0]["hand"] == ["flint", "flint", "spoils", "spoils"]
 
@@ -153,13 +184,17 @@ def test_a_predator_too_strong_is_declined_and_costs_the_chosen_cards():
 
 
 def test_mastering_from_a_deck_top_with_three_spoils_and_technology_progress():
-    g = engine_position(2, tableaus={"P1": ["axe", "stone_knife"]},
-                        hands={"P1": ["wood", "flint", "spoils", "spoils", "spoils", "stone"]},
-                        decks={"weapons_deck": ["spear"]})
-    engine, written = play_both(g, [(0, "Mastering a Technology", "master_technology"),
-                                    (0, "Spear", "spear"), (0, "3 × Spoils", "joker")])
+    g = engine_position(
+        2,
+        tableaus={"P1": ["axe", "stone_knife"]},
+        hands={"P1": ["wood", "flint", "spoils", "spoils", "spoils", "stone"]},
+        decks={"weapons_deck": ["spear"]},
+    )
+    engine, written = play_both(
+        g, [(0, "Mastering a Technology", "master_technology"), (0, "Spear", "spear"), (0, "3 × Spoils", "joker")]
+    )
     assert engine == written
-    assert written["seats"][0]["vp"] == 3            # 1 for the Spear, +1 for each prerequisite held
+    assert written["seats"][0]["vp"] == 3  # 1 for the Spear, +1 for each prerequisite held
 
 
 def test_mastering_from_a_row_returns_the_last_resource_to_its_place():
@@ -170,8 +205,9 @@ def test_mastering_from_a_row_returns_the_last_resource_to_its_place():
 
 
 def test_new_technology_takes_a_row_resource_and_the_row_is_refilled():
-    g = engine_position(2, tableaus={"P1": ["campfire"]}, rows={"weapons_row": {1: "wood"}},
-                        decks={"weapons_deck": ["bola"]})
+    g = engine_position(
+        2, tableaus={"P1": ["campfire"]}, rows={"weapons_row": {1: "wood"}}, decks={"weapons_deck": ["bola"]}
+    )
     engine, written = play_both(g, [(0, "New Technology", "new_technology")])
     assert engine == written
     assert written["zones"]["weapons_row"][0] == "bola" and written["seats"][0]["tableau"] == [("campfire", 1)]
@@ -179,24 +215,38 @@ def test_new_technology_takes_a_row_resource_and_the_row_is_refilled():
 
 def test_developing_with_nothing_to_take_is_undone_and_not_offered_again():
     g = engine_position(2)
-    engine, written = play_both(g, [(0, "Developing a Technology", "develop_technology"),
-                                    (0, "Explore Terrain", "explore")])
+    engine, written = play_both(
+        g, [(0, "Developing a Technology", "develop_technology"), (0, "Explore Terrain", "explore")]
+    )
     assert engine == written
     assert written["ap"] == 1
 
 
 def test_attacking_an_empty_hand_is_undone_and_that_victim_not_offered_again():
     g = engine_position(3, tableaus={"P1": ["axe"]}, hands={"P2": ["wood"]})
-    engine, written = play_both(g, [(0, "Attack", "attack"), (0, "P3", 2),     # P3 has no card: undone
-                                    (0, "Attack", "attack")])                  # only P2 is left to attack
+    engine, written = play_both(
+        g,
+        [
+            (0, "Attack", "attack"),
+            (0, "P3", 2),  # P3 has no card: undone
+            (0, "Attack", "attack"),
+        ],
+    )  # only P2 is left to attack
     assert engine == written
     assert written["seats"][0]["hand"] == ["wood"] and written["seats"][0]["tableau"] == [("axe", 2)]
 
 
 def test_additional_exploration_draws_per_dividing_line_and_a_decline_gives_no_ap():
     g = engine_position(2, vp={"P1": 5, "P2": 13}, decks={"forest": ["wood", "deer_bird"]})
-    engine, written = play_both(g, [(0, "Additional Terrain Exploration", "additional_exploration"),
-                                    (0, "Forest", "forest"), (0, "Forest", "forest"), (0, "no", False)])
+    engine, written = play_both(
+        g,
+        [
+            (0, "Additional Terrain Exploration", "additional_exploration"),
+            (0, "Forest", "forest"),
+            (0, "Forest", "forest"),
+            (0, "no", False),
+        ],
+    )
     assert engine == written
     assert written["ap"] == 2 and written["seats"][0]["hand"] == ["wood"]
 
@@ -213,11 +263,24 @@ def test_the_hand_limit_asks_only_which_kinds_of_card_go():
 def test_reaching_the_goal_gives_last_turns_then_the_winner_by_vp():
     """2 players, goal 30: P1 reaches it by a hunt, P2 plays a last turn, then P1; final scoring adds 1 VP
     per 2 cards in hand and the predator figures; a tie shares the win."""
-    g = engine_position(2, tableaus={"P1": ["axe", "chopper", "stone_knife"]}, vp={"P1": 29, "P2": 29},
-                        hands={"P2": ["wood", "stone", "grass", "clay"]}, decks={"forest": ["wolf"]})
-    engine, written = play_both(g, EXPLORE_FOREST + [
-        (0, "yes", True), (0, "0", 0), (1, "no", False),          # the wolf: 30 VP, P1's turn ends at once
-        (1, "end turn", "end_turn"), (0, "end turn", "end_turn")])
+    g = engine_position(
+        2,
+        tableaus={"P1": ["axe", "chopper", "stone_knife"]},
+        vp={"P1": 29, "P2": 29},
+        hands={"P2": ["wood", "stone", "grass", "clay"]},
+        decks={"forest": ["wolf"]},
+    )
+    engine, written = play_both(
+        g,
+        EXPLORE_FOREST
+        + [
+            (0, "yes", True),
+            (0, "0", 0),
+            (1, "no", False),  # the wolf: 30 VP, P1's turn ends at once
+            (1, "end turn", "end_turn"),
+            (0, "end turn", "end_turn"),
+        ],
+    )
     assert engine == written
     assert written["winners"] == [0, 1] and [s["vp"] for s in written["seats"]] == [31, 31]
 
@@ -237,8 +300,9 @@ def test_a_rule_played_differently_fails_the_comparison(monkeypatch):
 
 
 def cards_on_the_table(h):
-    return sum(len([c for c in cards if c is not None]) for cards in h.zones.values()) + \
-        sum(len(h.hand[s]) + len(h.tableau[s]) + len(h.trophies[s]) for s in range(h.n))
+    return sum(len([c for c in cards if c is not None]) for cards in h.zones.values()) + sum(
+        len(h.hand[s]) + len(h.tableau[s]) + len(h.trophies[s]) for s in range(h.n)
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -247,8 +311,8 @@ def test_random_hand_written_games_end_with_a_winner(players):
         h = hand.HandGame(PACK, players, seed)
         winners = h.play()
         assert winners and all(h.vp[w] == max(h.vp) for w in winners)
-        assert max(h.vp) >= h.goal                     # no game of random players reaches the turn limit
-        assert cards_on_the_table(h) == ALL_CARDS      # no card made or lost
+        assert max(h.vp) >= h.goal  # no game of random players reaches the turn limit
+        assert cards_on_the_table(h) == ALL_CARDS  # no card made or lost
         assert all(o in (0, 1, 2) for orient in h.orient for o in orient)
         assert h.decisions > 100 * players / 2
 

@@ -5,6 +5,7 @@ Neolithibum's meal tokens lie "face down in front of" each player (rulebook "Set
 them, and the log tells the others that meals changed hands, never how many: P2 learns nothing of P1's
 meal count that the play itself (stones carried, bids revealed) does not show.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,14 +36,14 @@ def with_meals(g, player, value):
 
 # ---------------------------------------------------------------------------------------------- the view
 def test_a_player_reads_their_own_meals_and_not_the_others():
-    """"Setup": each player places his meal tokens face down in front of him: the owner reads the count,
+    """ "Setup": each player places his meal tokens face down in front of him: the owner reads the count,
     the others see "?"; the bag's count nobody reads."""
     g = new_game(3, 0, pack=PACK)
     view = g.view("P2")
     assert view["counters"]["P2"]["meals"] == 5
     assert view["counters"]["P1"]["meals"] == HIDDEN and view["counters"]["P3"]["meals"] == HIDDEN
     assert view["counters"]["table"]["meal_bag"] == HIDDEN
-    assert g.view(None)["counters"]["P1"]["meals"] == HIDDEN      # a spectator reads no one's
+    assert g.view(None)["counters"]["P1"]["meals"] == HIDDEN  # a spectator reads no one's
 
 
 def test_the_view_of_another_player_is_the_same_whatever_p1_holds():
@@ -63,7 +64,7 @@ def _round(g, cards, aims):
 
 @pytest.mark.parametrize("p1_meals", [7, 9])
 def test_a_clubman_robbing_the_glutton_tells_only_the_two_of_them_how_many(p1_meals):
-    """"Clubman": he receives all the meal tokens of the Glutton: how many is the Glutton's count. The
+    """ "Clubman": he receives all the meal tokens of the Glutton: how many is the Glutton's count. The
     Clubman (P3) and the Glutton (P1) read it in the log; P2 reads that meals changed hands, no number."""
     g = ready(with_meals(new_game(3, 0, pack=PACK), "P1", p1_meals))
     _round(g, {"P1": "Glutton", "P2": "Glutton", "P3": "Clubman"}, {"P1": "P2", "P2": "P3", "P3": "P1"})
@@ -91,8 +92,9 @@ def _same_shape(g, h, watcher) -> bool:
         return False
     if a is None:
         return True
-    return (a["kind"], sorted(a["by"]), a.get("prompt")) == (b["kind"], sorted(b["by"]), b.get("prompt")) \
-        and g.legal(watcher) == h.legal(watcher)
+    return (a["kind"], sorted(a["by"]), a.get("prompt")) == (b["kind"], sorted(b["by"]), b.get("prompt")) and g.legal(
+        watcher
+    ) == h.legal(watcher)
 
 
 def _step(g, rnd, options_for):
@@ -106,9 +108,14 @@ def _step(g, rnd, options_for):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 5), seed=st.integers(0, 10_000), prefix=st.integers(0, 120),
-       low=st.integers(3, 6), extra=st.integers(1, 6))
-@example(players=5, seed=48, prefix=48, low=5, extra=1)    # a Clubman robbing P1, left with 0 meals or 1
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10_000),
+    prefix=st.integers(0, 120),
+    low=st.integers(3, 6),
+    extra=st.integers(1, 6),
+)
+@example(players=5, seed=48, prefix=48, low=5, extra=1)  # a Clubman robbing P1, left with 0 meals or 1
 def test_p2_never_sees_p1s_meal_count(players, seed, prefix, low, extra):
     """A random game prefix; then the same game twice, P1 holding `low` meals in one and `low + extra` in
     the other (the difference kept in the bag), played on with the same answers. P2's view and log, as
@@ -133,26 +140,29 @@ def test_p2_never_sees_p1s_meal_count(players, seed, prefix, low, extra):
         state = random.Random(rnd.random())
         if g.decision.is_chance and not h.decision.is_chance:
             break
-        both = lambda p: [o for o in g.legal(p) if o in set(h.legal(p))]    # noqa: E731
+        both = lambda p: [o for o in g.legal(p) if o in set(h.legal(p))]
         if not both(g.decision.players[0]) and not g.decision.is_chance:
             break
         _step(g, state, both)
         player, option = g.state["history"][-1]
         h.apply(option, player)
         if g.state["counters"]["P2"] != h.state["counters"]["P2"]:
-            break          # P2 was the Clubman who took all of P1's meals: P2 counts them, by the rules
+            break  # P2 was the Clubman who took all of P1's meals: P2 counts them, by the rules
         if _same_shape(g, h, "P2"):
             assert seen_by(g, "P2") == seen_by(h, "P2"), "P2 learned something of P1's meals"
             compared += 1
 
 
 # ---------------------------------------------------------------------------------------------- the schema
-@pytest.mark.parametrize("counter,clean", [
-    ("kind: counter\nid: coins\nname: Coins\nowner: player\nvisibility: owner\n", True),
-    ("kind: counter\nid: pool\nname: Pool\nowner: table\nvisibility: hidden\n", True),
-    ("kind: counter\nid: pool\nname: Pool\nowner: table\nvisibility: owner\n", False),   # no owner to show it to
-    ("kind: counter\nid: coins\nname: Coins\nowner: player\nvisibility: secret\n", False),
-])
+@pytest.mark.parametrize(
+    "counter,clean",
+    [
+        ("kind: counter\nid: coins\nname: Coins\nowner: player\nvisibility: owner\n", True),
+        ("kind: counter\nid: pool\nname: Pool\nowner: table\nvisibility: hidden\n", True),
+        ("kind: counter\nid: pool\nname: Pool\nowner: table\nvisibility: owner\n", False),  # no owner to show it to
+        ("kind: counter\nid: coins\nname: Coins\nowner: player\nvisibility: secret\n", False),
+    ],
+)
 def test_the_schema_takes_a_counters_visibility(make_pack, lint_json, counter, clean):
     code, found = lint_json(make_pack({"extra.yaml": counter}))
     assert (code == 0) == clean, found

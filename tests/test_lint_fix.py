@@ -1,6 +1,7 @@
-"""`knap lint --fix` and `--diff` (engine/lint_fix.py): only findings with one sure fix are fixed, a file
+"""`knap lint --fix` and `--diff` (engine/lint/fix.py): only findings with one sure fix are fixed, a file
 changes only at the fixed spots (byte for byte, whatever its comments, indentation, styles, documents or
 line ends), nothing is written through a link or outside the pack, and a second `--fix` changes nothing."""
+
 from __future__ import annotations
 
 import json
@@ -11,11 +12,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
 from conftest import MINIMAL_PACK, MINIMAL_RULES, write_tree
-from engine import lint, lint_fix, schema_check
-from engine.cli import main
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from engine import lint
+from engine.commands.cli import main
+from engine.content import schema as schema_check
+from engine.lint import fix as lint_fix
 
 CARDS = """\
 # cards of the demo pack
@@ -89,7 +93,7 @@ def test_text_output_marks_the_fixable_findings_and_counts_them(tmp_path, knap):
     heads = [line for line in out.splitlines() if ": S0" in line]
     assert any("S002 [*] `nmae`" in h for h in heads), out
     assert any("S003 [*] `cost`" in h for h in heads), out
-    assert any("S001 the card is missing" in h for h in heads), out          # no sure fix: no mark
+    assert any("S001 the card is missing" in h for h in heads), out  # no sure fix: no mark
     assert "[*] 2 fixable with `knap lint --fix`" in out
     # references are checked once the documents are valid
     (pack / "cards.yaml").write_text(CARDS.replace("requires: [stone_axe]", "requires: [stone_ax]"))
@@ -102,8 +106,11 @@ def test_a_tie_or_a_far_name_gives_no_fix(tmp_path, knap):
     assert lint_fix.sole_match("axe_c", {"axe_a", "axe_b"}) is None
     assert lint_fix.sole_match("axe_x", {"axe_a", "spear"}) == "axe_a"
     assert lint_fix.sole_match("zzz", {"axe_a"}) is None
-    cards = CARDS.replace("stone_axe", "axe_a").replace("id: spear", "id: axe_b") \
+    cards = (
+        CARDS.replace("stone_axe", "axe_a")
+        .replace("id: spear", "id: axe_b")
         .replace("requires: [axe_a]", "requires: [axe_c]")
+    )
     pack = _pack(tmp_path / "demo", cards)
     code, out, _ = knap("lint", pack, "--no-cache")
     assert code == 1 and "G001 the prerequisite `axe_c`" in out and "[*]" not in out
@@ -113,8 +120,8 @@ def test_a_text_that_is_no_list_of_ids_gets_no_list_fix():
     schema = schema_check.inlined("card.schema.json")["properties"]["tags"]
     assert lint_fix.list_fix(0, ("tags",), "wood", schema)["new"] == ["wood"]
     assert lint_fix.list_fix(0, ("tags",), "flint, grass", schema)["new"] == ["flint", "grass"]
-    assert lint_fix.list_fix(0, ("tags",), "Wood Pile", schema) is None       # not an id
-    assert lint_fix.list_fix(0, ("tags",), "wood, wood", schema) is None      # the list would be invalid
+    assert lint_fix.list_fix(0, ("tags",), "Wood Pile", schema) is None  # not an id
+    assert lint_fix.list_fix(0, ("tags",), "wood, wood", schema) is None  # the list would be invalid
     assert lint_fix.list_fix(0, ("tags",), "wood,", schema) is None
 
 
@@ -128,15 +135,18 @@ def test_diff_prints_the_changes_and_writes_nothing(tmp_path, knap):
     assert "-nmae: Spear\n+name: Spear\n" in out and out.count("\n+") == 2, out
     assert "Would fix 1 of 2 findings" in err
     assert (pack / "cards.yaml").read_bytes() == before
-    code, out, err = knap("lint", pack, "--no-cache", "--diff", "--fix")       # --diff wins, like ruff's
+    code, out, err = knap("lint", pack, "--no-cache", "--diff", "--fix")  # --diff wins, like ruff's
     assert code == 1 and (pack / "cards.yaml").read_bytes() == before
     (pack / "cards.yaml").write_text(CARDS)
     assert knap("lint", pack, "--no-cache", "--diff")[:2] == (0, "")
 
 
 def test_fix_repairs_lints_again_and_a_second_fix_changes_nothing(tmp_path, knap):
-    broken = CARDS.replace("name: Spear", "nmae: Spear").replace("tags: [weapons]", "tags: weapons") \
-        .replace("id: spear", "id: Spear")          # S005: no sure fix, it remains
+    broken = (
+        CARDS.replace("name: Spear", "nmae: Spear")
+        .replace("tags: [weapons]", "tags: weapons")
+        .replace("id: spear", "id: Spear")
+    )  # S005: no sure fix, it remains
     pack = _pack(tmp_path / "demo", broken)
     code, out, err = knap("lint", pack, "--no-cache", "--fix")
     assert code == 1 and "2 fixed, 1 remaining." in err, err
@@ -154,8 +164,10 @@ def test_fix_repairs_lints_again_and_a_second_fix_changes_nothing(tmp_path, knap
 def test_fix_goes_on_until_nothing_more_is_fixable(tmp_path, knap):
     """Ids are checked only in valid documents: fixing `nmae` makes the card valid, and then its misspelt
     prerequisite is found, and fixed in the same `--fix` (as ruff fixes until nothing changes)."""
-    pack = _pack(tmp_path / "demo", CARDS.replace("name: Spear", "nmae: Spear")
-                 .replace("requires: [stone_axe]", "requires: [stone_ax]"))
+    pack = _pack(
+        tmp_path / "demo",
+        CARDS.replace("name: Spear", "nmae: Spear").replace("requires: [stone_axe]", "requires: [stone_ax]"),
+    )
     code, _, err = knap("lint", pack, "--no-cache", "--fix")
     assert code == 0 and "2 fixed, 0 remaining." in err, err
     assert (pack / "cards.yaml").read_text() == CARDS
@@ -182,8 +194,9 @@ def test_the_round_trip_is_written_when_it_changes_nothing_else(tmp_path):
     """On a plainly written file ruamel.yaml's round trip gives exactly the intended edit and is used; on
     a CRLF file it would rewrite every line end, and the splice is used instead."""
     for newline, method in (("\n", "round-trip"), ("\r\n", "splice")):
-        pack = _pack(tmp_path / f"demo{len(newline)}", CARDS.replace("name: Spear", "nmae: Spear")
-                     .replace("\n", newline))
+        pack = _pack(
+            tmp_path / f"demo{len(newline)}", CARDS.replace("name: Spear", "nmae: Spear").replace("\n", newline)
+        )
         result = lint.lint([pack])
         plan = lint_fix.plan(result.diagnostics, result.positions.root)
         (file_plan,) = plan.files
@@ -198,7 +211,7 @@ def test_fix_works_on_a_warm_cache(tmp_path, knap):
     pack = _pack(tmp_path / "demo", CARDS.replace("name: Spear", "nmae: Spear"))
     cache = tmp_path / "cache"
     assert knap("lint", pack, "--cache-dir", cache)[0] == 1
-    assert knap("lint", pack, "--cache-dir", cache)[0] == 1            # warm
+    assert knap("lint", pack, "--cache-dir", cache)[0] == 1  # warm
     code, out, err = knap("lint", pack, "--cache-dir", cache, "--fix")
     assert code == 0 and "1 fixed, 0 remaining." in err, out + err
     assert (pack / "cards.yaml").read_text() == CARDS
@@ -208,6 +221,7 @@ def test_fix_works_on_a_warm_cache(tmp_path, knap):
 # ------------------------------------------------------------------------------ machine-readable output
 def test_json_and_sarif_carry_the_fix(tmp_path, knap, monkeypatch):
     from test_sarif import FORMATS, SCHEMA
+
     pack = _pack(tmp_path / "demo", CARDS.replace("name: Spear", "nmae: Spear"))
     monkeypatch.chdir(tmp_path)
     code, out, _ = knap("lint", "demo", "--no-cache", "--format", "json")
@@ -216,14 +230,20 @@ def test_json_and_sarif_carry_the_fix(tmp_path, knap, monkeypatch):
     assert (fix["action"], fix["path"], fix["old"], fix["new"]) == ("rename-key", ["nmae"], "nmae", "name")
     code, out, _ = knap("lint", "demo", "--no-cache", "--format", "sarif")
     log = json.loads(out)
-    errors = [f"{list(e.path)}: {e.message}" for e in
-              jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS).iter_errors(log)]
+    errors = [
+        f"{list(e.path)}: {e.message}"
+        for e in jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS).iter_errors(log)
+    ]
     assert not errors, errors
     (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "S002"]
     (change,) = result["fixes"][0]["artifactChanges"]
     assert change["artifactLocation"]["uri"] == "demo/cards.yaml"
-    assert change["replacements"] == [{"deletedRegion": {"startLine": 11, "startColumn": 1, "endLine": 11,
-                                                         "endColumn": 5}, "insertedContent": {"text": "name"}}]
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 11, "startColumn": 1, "endLine": 11, "endColumn": 5},
+            "insertedContent": {"text": "name"},
+        }
+    ]
 
 
 # ------------------------------------------------------------------------------ what is never written
@@ -232,12 +252,18 @@ def test_no_fix_is_written_through_a_link(tmp_path, knap):
     its bytes; the reason is printed."""
     pack = _pack(tmp_path / "demo", CARDS)
     outside = tmp_path / "outside.yaml"
-    outside.write_text(CARDS.replace("id: spear", "id: club").replace("name: Spear", "nmae: Club")
-                       .replace("id: stone_axe", "id: hammer"))
-    inside = pack / "real" / "more.txt"          # not a pack file itself: only read through the link
+    outside.write_text(
+        CARDS.replace("id: spear", "id: club")
+        .replace("name: Spear", "nmae: Club")
+        .replace("id: stone_axe", "id: hammer")
+    )
+    inside = pack / "real" / "more.txt"  # not a pack file itself: only read through the link
     inside.parent.mkdir()
-    inside.write_text(CARDS.replace("id: spear", "id: pick").replace("name: Spear", "nmae: Pick")
-                      .replace("id: stone_axe", "id: chisel"))
+    inside.write_text(
+        CARDS.replace("id: spear", "id: pick")
+        .replace("name: Spear", "nmae: Pick")
+        .replace("id: stone_axe", "id: chisel")
+    )
     os.symlink(outside, pack / "linked_out.yaml")
     os.symlink(inside, pack / "linked_in.yaml")
     before = {p: p.read_bytes() for p in (outside, inside)}
@@ -257,8 +283,9 @@ def test_a_file_swapped_for_a_link_after_planning_is_not_written(tmp_path, capsy
     (pack / "cards.yaml").unlink()
     os.symlink(target, pack / "cards.yaml")
     assert lint_fix.apply(plan.files, result.positions.root) == 0
-    assert capsys.readouterr().err.endswith("cards.yaml: not fixed: the file is a link; knap writes only regular "
-                                            "files, never through a link\n")
+    assert capsys.readouterr().err.endswith(
+        "cards.yaml: not fixed: the file is a link; knap writes only regular files, never through a link\n"
+    )
     assert b"nmae" in target.read_bytes()
 
 
@@ -273,9 +300,14 @@ def test_an_aliased_value_is_not_fixed(tmp_path, knap):
 
 # ------------------------------------------------------------------------------ fuzzing
 _CARD_PROPERTIES = sorted(schema_check.inlined("card.schema.json")["properties"])
-_PLACES = [("key", "name: Spear", "name"), ("key", "deck: deck\ncost", "deck"), ("key", "tags:", "tags"),
-           ("key", "requires:", "requires"), ("ref", "cost: [stone_axe]", "stone_axe"),
-           ("ref", "requires: [stone_axe]", "stone_axe")]
+_PLACES = [
+    ("key", "name: Spear", "name"),
+    ("key", "deck: deck\ncost", "deck"),
+    ("key", "tags:", "tags"),
+    ("key", "requires:", "requires"),
+    ("ref", "cost: [stone_axe]", "stone_axe"),
+    ("ref", "requires: [stone_axe]", "stone_axe"),
+]
 _LETTERS = "abcdefghijklmnopqrstuvwxyz_"
 
 
@@ -285,14 +317,14 @@ def _misspelling(draw, word: str) -> str:
     how = draw(st.sampled_from(["drop", "swap", "double", "change", "insert"]))
     letter = draw(st.sampled_from(_LETTERS))
     if how == "drop":
-        return word[:at] + word[at + 1:]
+        return word[:at] + word[at + 1 :]
     if how == "swap" and at + 1 < len(word):
-        return word[:at] + word[at + 1] + word[at] + word[at + 2:]
+        return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
     if how == "double":
         return word[:at] + word[at] + word[at:]
     if how == "insert":
         return word[:at] + letter + word[at:]
-    return word[:at] + letter + word[at + 1:]
+    return word[:at] + letter + word[at + 1 :]
 
 
 @st.composite
@@ -332,7 +364,8 @@ def test_a_replacement_that_changes_more_than_the_value_is_refused(tmp_path, mon
     result = lint.lint([pack])
     plan = lint_fix.plan(result.diagnostics, result.positions.root)
     assert plan.count == 0 and [why for _, why in plan.skipped] == [
-        "the change would alter the file beyond this value (an alias, a merge key or a YAML problem)"]
+        "the change would alter the file beyond this value (an alias, a merge key or a YAML problem)"
+    ]
     assert not any(d.fix for d in result.diagnostics)
 
 

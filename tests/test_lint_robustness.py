@@ -1,6 +1,7 @@
 """Lint findings that are exact (issue 10, item 8): parameter values the runtime can use, no internal error
 under a variant whatever its base holds, one finding per mistake (no repeats, no cascades), and "did you
 mean" that stays fast on packs with tens of thousands of ids."""
+
 from __future__ import annotations
 
 import copy
@@ -45,7 +46,9 @@ parameters:
     description: Cards kept.
     default: 5
 """
-RULES = MINIMAL_RULES + """---
+RULES = (
+    MINIMAL_RULES
+    + """---
 kind: action
 id: draw_cards
 name: Draw
@@ -53,6 +56,7 @@ limit: once_per_turn
 effect: |
   draw hand_limit from deck to hand(me)
 """
+)
 
 
 def _demo(tmp_path, parameter: str) -> Path:
@@ -65,14 +69,17 @@ def test_the_demo_pack_is_clean(tmp_path):
     assert diagnostics == []
 
 
-@pytest.mark.parametrize("value, found", [
-    ("lots", {("pack.yaml", 9, 14, "R001")}),                   # a word that names nothing
-    ("[1, lots, 3]", {("pack.yaml", 9, 18, "R001")}),           # in a list: at the item
-    ("'Five cards'", {("pack.yaml", 9, 14, "R001")}),
-    ("1.5", {("pack.yaml", 9, 14, "S003")}),                    # not a whole number
-    ("[[1, 2]]", {("pack.yaml", 9, 15, "S003")}),               # lists of lists are not values
-    ("~", {("pack.yaml", 9, 14, "S003")}),
-])
+@pytest.mark.parametrize(
+    "value, found",
+    [
+        ("lots", {("pack.yaml", 9, 14, "R001")}),  # a word that names nothing
+        ("[1, lots, 3]", {("pack.yaml", 9, 18, "R001")}),  # in a list: at the item
+        ("'Five cards'", {("pack.yaml", 9, 14, "R001")}),
+        ("1.5", {("pack.yaml", 9, 14, "S003")}),  # not a whole number
+        ("[[1, 2]]", {("pack.yaml", 9, 15, "S003")}),  # lists of lists are not values
+        ("~", {("pack.yaml", 9, 14, "S003")}),
+    ],
+)
 def test_a_parameter_value_the_runtime_cannot_use_is_an_error_at_the_value(tmp_path, value, found):
     diagnostics, got = _lint(_demo(tmp_path, f"    default: {value}\n"))
     assert got == found, [str(d) for d in diagnostics]
@@ -117,12 +124,15 @@ def test_neolithibum_with_a_word_for_a_number_does_not_lint_clean_nor_play(tmp_p
 BROKEN_BASE = {**BASE, "cards.yaml": BASE["cards.yaml"].replace("deck: deck", "deck: dekc", 1)}
 
 
-@pytest.mark.parametrize("manifest", [
-    VARIANT_MANIFEST.replace("name: Variant\n", ""),                     # a required property missing
-    VARIANT_MANIFEST.replace("name: Variant\n", "name: [Variant]\n"),     # a value of the wrong type
-    VARIANT_MANIFEST + "players: {min: x}\n",
-    VARIANT_MANIFEST + "parameters: {goal: 3}\n",
-])
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        VARIANT_MANIFEST.replace("name: Variant\n", ""),  # a required property missing
+        VARIANT_MANIFEST.replace("name: Variant\n", "name: [Variant]\n"),  # a value of the wrong type
+        VARIANT_MANIFEST + "players: {min: x}\n",
+        VARIANT_MANIFEST + "parameters: {goal: 3}\n",
+    ],
+)
 @pytest.mark.parametrize("base", [BASE, BROKEN_BASE], ids=["clean_base", "broken_base"])
 def test_a_broken_variant_manifest_is_reported_with_its_base(tmp_path, manifest, base):
     """The variant's manifest breaks its schema (with a base that is broken too, `*manifest_at` of a manifest
@@ -160,10 +170,17 @@ def _paths(node, path=()):
 
 
 _SCALAR = st.one_of(st.none(), st.integers(0, 2), st.just("x"))
-_WRONG = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "x", "stone", "deck", "1"]),
-                   st.just(1.5), st.just([]), st.just({}),
-                   st.lists(st.one_of(_SCALAR, st.just([])), min_size=1, max_size=2),
-                   st.dictionaries(st.sampled_from(["x", "1", "id", "kind"]), _SCALAR, min_size=1, max_size=2))
+_WRONG = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from(["", "x", "stone", "deck", "1"]),
+    st.just(1.5),
+    st.just([]),
+    st.just({}),
+    st.lists(st.one_of(_SCALAR, st.just([])), min_size=1, max_size=2),
+    st.dictionaries(st.sampled_from(["x", "1", "id", "kind"]), _SCALAR, min_size=1, max_size=2),
+)
 
 
 def _corrupt(draw, text: str, keep=()) -> str:
@@ -187,8 +204,11 @@ def _corrupted_packs(draw):
         base[name] = _corrupt(draw, base[name], keep={("kind",)} if name == "pack.yaml" else ())
     variant = VARIANT_MANIFEST
     if draw(st.booleans()):
-        variant = _corrupt(draw, VARIANT_MANIFEST + "players: {min: 1, max: 2}\nparameters:\n  goal: {default: 2}\n",
-                           keep={("extends",), ("extends", 0), ("kind",)})
+        variant = _corrupt(
+            draw,
+            VARIANT_MANIFEST + "players: {min: 1, max: 2}\nparameters:\n  goal: {default: 2}\n",
+            keep={("extends",), ("extends", 0), ("kind",)},
+        )
     return base, variant
 
 
@@ -224,7 +244,9 @@ cost: [stone]
 requires: [stone]
 """
 DECK_PACK = PACK + "decks:\n  deck: {size: 3, composition: {stone: 2, bone: 1}}\n"
-USES_STONE = RULES + """---
+USES_STONE = (
+    RULES
+    + """---
 kind: action
 id: count_stones
 name: Count
@@ -232,6 +254,7 @@ limit: once_per_turn
 effect: |
   gain count(hand(me) where card = stone) vp
 """
+)
 
 
 def _cards_pack(tmp_path, cards: str, manifest: str = DECK_PACK) -> Path:
@@ -249,7 +272,8 @@ def test_three_missing_properties_are_three_findings(tmp_path):
     cards = CARDS.replace("id: stone\nname: Stone\ntype: resource\n", "")
     diagnostics, _ = _lint(_cards_pack(tmp_path, cards))
     assert sorted((d.code, d.line, d.col, d.message) for d in diagnostics) == [
-        ("S001", 1, 1, f"the card is missing the required property `{name}`") for name in ("id", "name", "type")]
+        ("S001", 1, 1, f"the card is missing the required property `{name}`") for name in ("id", "name", "type")
+    ]
 
 
 def test_a_card_missing_its_name_still_counts_in_its_deck(tmp_path):
@@ -284,14 +308,20 @@ _LETTERS = st.text("abcde_", max_size=12)
 
 
 @settings(max_examples=300, deadline=None)
-@given(names=st.lists(_LETTERS, min_size=1, max_size=60), extra=st.lists(_LETTERS, max_size=8),
-       dropped=st.integers(0, 5), word=_LETTERS, cutoff=st.sampled_from([0.0, 0.6, 0.75, 0.9, 1.0]))
+@given(
+    names=st.lists(_LETTERS, min_size=1, max_size=60),
+    extra=st.lists(_LETTERS, max_size=8),
+    dropped=st.integers(0, 5),
+    word=_LETTERS,
+    cutoff=st.sampled_from([0.0, 0.6, 0.75, 0.9, 1.0]),
+)
 def test_the_index_gives_difflibs_answer(names, extra, dropped, word, cutoff):
     """NameIndex prunes with bounds of difflib's ratio: its answer is get_close_matches' best, ties included
     (few letters, so many names tie). With `SMALL` at 5 the index answers for all but the smallest sets, and
     a set that differs from an indexed one by up to 5 names more and 5 fewer is answered by that index (the
     names it has too many left out) and by those few names."""
     from engine import suggestions
+
     small, suggestions.SMALL = suggestions.SMALL, 5
     try:
         for asked in (names, names + extra, names[dropped:] + extra):
@@ -306,7 +336,10 @@ def test_the_index_gives_difflibs_answer(names, extra, dropped, word, cutoff):
 
 def test_one_suggest_everywhere():
     """dsl.suggest is the shared one; schema_check and checks call no difflib of their own."""
-    from engine import checks, schema_check, suggestions
+    from engine import suggestions
+    from engine.content import schema as schema_check
+    from engine.lint import checks
+
     assert dsl.suggest is suggestions.suggest
     for module in (checks, schema_check, dsl):
         assert "difflib" not in Path(module.__file__).read_text(encoding="utf-8"), module.__name__
@@ -315,6 +348,7 @@ def test_one_suggest_everywhere():
 
 def _bench():
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("bench_suggest", REPO / "tools" / "bench" / "suggest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -328,6 +362,7 @@ def test_a_large_pack_suggests_what_difflib_would_with_few_comparisons(tmp_path,
     from difflib import SequenceMatcher
 
     from engine import suggestions
+
     bench = _bench()
     rng = random.Random(7)
     ids = bench.make_ids(2000, rng)
@@ -343,6 +378,7 @@ def test_a_large_pack_suggests_what_difflib_would_with_few_comparisons(tmp_path,
     assert len(hints) == len(set(misses)) and len(result.diagnostics) == len(misses)
     for word in set(misses):
         best = bench.old_way(word, ids)
-        assert hints[f"unknown card `{word}`"] == (f"did you mean `{best}`?" if best else
-                                                   f"define a card with `id: {word}`")
+        assert hints[f"unknown card `{word}`"] == (
+            f"did you mean `{best}`?" if best else f"define a card with `id: {word}`"
+        )
     assert len(compared) < 50 * len(misses), len(compared) / len(misses)

@@ -1,14 +1,16 @@
 """The YAML loader: plain data out, every problem a diagnostic with a position, never an exception."""
+
 from __future__ import annotations
 
 import string
 
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.checks import PackChecker, check_file
-from engine.packs import PackFiles
-from engine.yamlload import MAX_DEPTH, load_bytes, load_text, position, text_position
+from engine.content.packs import PackFiles
+from engine.content.yamlload import MAX_DEPTH, load_bytes, load_text, position, text_position
+from engine.lint.checks import PackChecker, check_file
 
 
 def codes(text):
@@ -70,7 +72,7 @@ def test_bad_utf8_and_binary_are_reported():
 
 def test_non_mapping_documents_are_reported():
     assert [c for c, *_ in codes("- a\n- b\n")] == ["Y009"]
-    assert codes("---\n---\nkind: card\n") == []   # empty documents are skipped
+    assert codes("---\n---\nkind: card\n") == []  # empty documents are skipped
 
 
 def test_positions_follow_paths_to_keys_and_values():
@@ -79,7 +81,7 @@ def test_positions_follow_paths_to_keys_and_values():
     assert position(node, ("stats", "vp")) == (3, 7)
     assert position(node, ("stats", "vp"), key=True) == (3, 3)
     assert position(node, ("cost", 1)) == (4, 14)
-    assert position(node, ("missing", "deeper")) == (1, 1)   # the nearest existing node
+    assert position(node, ("missing", "deeper")) == (1, 1)  # the nearest existing node
 
 
 def test_text_positions_inside_block_and_flow_scalars():
@@ -104,17 +106,39 @@ def test_any_text_gives_data_or_diagnostics_never_an_exception(text):
     PackChecker(PackFiles(__import__("pathlib").Path("/nonexistent")), [result]).run()
 
 
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=20),
-                     st.sampled_from(["card", "zone", "pack", "wood", "gain 1 vp", "if x:\n  stop\n"]))
-_values = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4),
-    st.dictionaries(st.sampled_from(["kind", "id", "name", "type", "deck", "cost", "requires", "stats", "effect",
-                                     "copies", "tags", "x"]), inner, max_size=6)), max_leaves=25)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.text(max_size=20),
+    st.sampled_from(["card", "zone", "pack", "wood", "gain 1 vp", "if x:\n  stop\n"]),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.sampled_from(
+                ["kind", "id", "name", "type", "deck", "cost", "requires", "stats", "effect", "copies", "tags", "x"]
+            ),
+            inner,
+            max_size=6,
+        ),
+    ),
+    max_leaves=25,
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["kind", "id", "name", "type", "deck", "cost", "requires", "stats",
-                                        "effect", "body", "trigger"]), _values, max_size=8))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["kind", "id", "name", "type", "deck", "cost", "requires", "stats", "effect", "body", "trigger"]
+        ),
+        _values,
+        max_size=8,
+    )
+)
 def test_any_yaml_document_lints_to_diagnostics(document):
     text = yaml.safe_dump(document, allow_unicode=True)
     loaded = load_text(text, "f.yaml")

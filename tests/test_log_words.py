@@ -2,17 +2,19 @@
 read exactly the lines the log said when each line was worded as it happened, names only for the seats
 that saw a card; a saved log entry anyone may have forged is refused with a clear error.
 """
+
 from __future__ import annotations
 
 import gzip
 import json
 import random
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.runtime import rules as rules_module
 from engine.runtime.game import Game
@@ -22,13 +24,13 @@ from engine.runtime.session import play_randomly
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "log_words"))
-import generate  # noqa: E402  (the fixture's own recorder: the same games, the same digests)
+import generate
 
 EXPECTED = json.loads(gzip.decompress(generate.EXPECTED.read_bytes()))
 CONTENT = HERE.parent / "content"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(pack):
     return rules_module.load(CONTENT / pack)
 
@@ -45,12 +47,13 @@ def _first_difference(now: list, then: list) -> str:
 def test_every_seat_reads_the_recorded_log(name):
     """Each seat's log (and the spectator's), all through a seeded game and at its end, is the log recorded
     from the code that worded every line as it happened (tests/log_words/generate.py)."""
-    pack, players, _, seed = name.split()          # "cro-magnon 3p seed 0"
+    pack, players, _, seed = name.split()  # "cro-magnon 3p seed 0"
     expected, rules = EXPECTED[name], _rules(pack)
     assert rules.fingerprint == expected["pack"], (
         f"the pack {pack} changed since its games' logs were recorded, so it plays other games: check that "
         "the log's wording is unchanged on the recorded content, then record again: "
-        f"python tests/log_words/generate.py --only {pack}")
+        f"python tests/log_words/generate.py --only {pack}"
+    )
     now = generate.read_game(rules, int(players[:-1]), int(seed))
     assert now["public"] == expected["public"], _first_difference(now["public"], expected["public"])
     for seat, own in expected["own"].items():
@@ -73,8 +76,11 @@ def test_the_log_is_kept_as_facts_not_words():
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pack=st.sampled_from(["cro-magnon", "neolithibum", "stone-age"]), seed=st.integers(0, 10_000),
-       answers=st.integers(0, 150))
+@given(
+    pack=st.sampled_from(["cro-magnon", "neolithibum", "stone-age"]),
+    seed=st.integers(0, 10_000),
+    answers=st.integers(0, 150),
+)
 def test_who_sees_a_card_is_what_can_see_says(pack, seed, answers):
     """The mask recorded with each move (`seen_by`) is `can_see` asked of every seat, for every card."""
     game = Game.new(_rules(pack), 3, seed)
@@ -143,18 +149,30 @@ def test_a_forged_log_entry_is_refused(case):
     assert words in caught.value.message, str(caught.value)
 
 
-_ANY = st.one_of(st.none(), st.booleans(), st.integers(-2, 2 ** 70), st.text(max_size=8))
+_ANY = st.one_of(st.none(), st.booleans(), st.integers(-2, 2**70), st.text(max_size=8))
 _SEAT = st.sampled_from(["P1", "P2", "P3", "P9", "table", None])
 _ZONE = st.sampled_from(["forest", "river_discard", "hand:P1", "hand:P9", "_removed", "_drawn:P2", "nowhere"])
-_MASK = st.integers(-1, 2 ** 66) | st.integers(0, 9)
+_MASK = st.integers(-1, 2**66) | st.integers(0, 9)
 _FORGED_ENTRIES = st.one_of(
     st.lists(_ANY, max_size=9),
-    st.tuples(st.just("move"), st.integers(-1, 3), _SEAT, st.sampled_from(["draws", "gives P2", "steals"]),
-              _ZONE, _ZONE, st.lists(st.integers(-1, 150), max_size=3), st.lists(_MASK, max_size=3)).map(list),
-    st.tuples(st.just("count"), st.integers(-1, 3), _SEAT, st.sampled_from(["vp", "ap", "gold"]),
-              st.integers(-5, 5)).map(list),
-    st.tuples(st.just("together"), st.integers(0, 2),
-              st.lists(st.tuples(_SEAT, st.text(max_size=5), _MASK).map(list), max_size=3)).map(list),
+    st.tuples(
+        st.just("move"),
+        st.integers(-1, 3),
+        _SEAT,
+        st.sampled_from(["draws", "gives P2", "steals"]),
+        _ZONE,
+        _ZONE,
+        st.lists(st.integers(-1, 150), max_size=3),
+        st.lists(_MASK, max_size=3),
+    ).map(list),
+    st.tuples(
+        st.just("count"), st.integers(-1, 3), _SEAT, st.sampled_from(["vp", "ap", "gold"]), st.integers(-5, 5)
+    ).map(list),
+    st.tuples(
+        st.just("together"),
+        st.integers(0, 2),
+        st.lists(st.tuples(_SEAT, st.text(max_size=5), _MASK).map(list), max_size=3),
+    ).map(list),
 )
 
 
@@ -175,6 +193,6 @@ def test_any_forged_log_entry_loads_and_reads_or_is_refused_where_it_is(entry):
         assert len(loaded.log_for(reader)) == len(state["log"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _forged_base():
     return _played(answers=20)

@@ -8,6 +8,7 @@ same: checked on a small pack written here (hypothesis varies where its cards li
 compiled without the short cut (codegen.py), at every menu of seeded Cro-Magnon games, and by whole seeded
 games of every shipped pack played with and without it.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,7 +31,9 @@ players: {min: 2, max: 2}
 """
 _TOOLS = 6
 _ROCKS = 4
-_RULES = MINIMAL_RULES + f"""---
+_RULES = (
+    MINIMAL_RULES
+    + f"""---
 kind: zone
 id: pile
 name: Pile
@@ -139,8 +142,17 @@ effect: |
   if found and not none_left:
       gain 1 vp
 """
-_CHECKED = ("some_tool", "some_tool_called", "no_tool", "tool_and_card", "at_most_zero", "many_tools", "not_empty",
-            "joined")
+)
+_CHECKED = (
+    "some_tool",
+    "some_tool_called",
+    "no_tool",
+    "tool_and_card",
+    "at_most_zero",
+    "many_tools",
+    "not_empty",
+    "joined",
+)
 
 
 @pytest.fixture(scope="module")
@@ -153,6 +165,7 @@ def counted(tmp_path_factory):
     def has(c, card, tag):
         calls.append(card)
         return plain(c, card, tag)
+
     root = tmp_path_factory.mktemp("menus") / "demo"
     root.mkdir()
     (root / "pack.yaml").write_text(_PACK, encoding="utf-8")
@@ -161,12 +174,17 @@ def counted(tmp_path_factory):
         patch.setitem(functions.BUILTINS, "has", has)
         rules = load(root)
         Game.new(rules, 2, 0)
-        for action in _CHECKED:          # everything the menu uses is compiled while `has` counts
+        for action in _CHECKED:  # everything the menu uses is compiled while `has` counts
             driver.refusal(Game.new(rules, 2, 0), action, "P1")
-        written = {action: codegen.compile_expression(rules, f"action/{action}/available",
-                                                      dsl.parse(rules.actions[action]["available"],
-                                                                dsl.CONDITION)[0], frozenset())
-                   for action in _CHECKED}
+        written = {
+            action: codegen.compile_expression(
+                rules,
+                f"action/{action}/available",
+                dsl.parse(rules.actions[action]["available"], dsl.CONDITION)[0],
+                frozenset(),
+            )
+            for action in _CHECKED
+        }
     return rules, calls, written
 
 
@@ -179,7 +197,7 @@ def _with_pile(rules, tools: int, rocks: int, order_seed: int = 0, in_hand: int 
     random.Random(order_seed).shuffle(chosen)
     for card in chosen:
         g.move(card, "pile")
-    for card in cards["rock"][rocks:rocks + in_hand]:
+    for card in cards["rock"][rocks : rocks + in_hand]:
         g.move(card, "hand:P1")
     return g
 
@@ -198,7 +216,7 @@ def test_there_is_some_card_stops_at_the_first_card_that_qualifies(counted, acti
     assert len(calls) == 1, f"the menu examined {len(calls)} cards to find one tool"
     calls.clear()
     assert _as_written(written, g, action, "P1")
-    assert len(calls) == _TOOLS          # the full list, as any other expression builds it
+    assert len(calls) == _TOOLS  # the full list, as any other expression builds it
 
 
 def test_there_is_no_card_also_stops_at_the_first_card_that_qualifies(counted):
@@ -252,24 +270,34 @@ def _plainly_compiled(root):
     Python function; the menu's own `available:` and end triggers keep their short cut (driver.py: tested
     above against the plain texts)."""
     from engine.runtime import exists
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(compiler, "compile_expression", codegen.compile_expression)
         patch.setattr(codegen, "direct_function", lambda *args, **kwargs: None)
         patch.setattr(exists, "direct_function", lambda *args, **kwargs: None)
         rules = load(root)
-        driver.turn_plan(rules)                 # the menu's conditions compiled now, while patched
+        driver.turn_plan(rules)  # the menu's conditions compiled now, while patched
         return rules
 
 
-@pytest.mark.parametrize("pack,players,seed", [("stone-age", 3, 2), ("stone-age-mammoth-herd", 2, 5),
-                                               ("cro-magnon", 3, 1), ("neolithibum", 4, 3),
-                                               ("cro-magnon-solo", 1, 4)])
+@pytest.mark.parametrize(
+    "pack,players,seed",
+    [
+        ("stone-age", 3, 2),
+        ("stone-age-mammoth-herd", 2, 5),
+        ("cro-magnon", 3, 1),
+        ("neolithibum", 4, 3),
+        ("cro-magnon-solo", 1, 4),
+    ],
+)
 def test_whole_games_are_the_same_with_and_without_the_short_cut(pack, players, seed):
     """A seeded random game of each shipped pack, played once with every expression short-cut and its pack
     functions called directly, and once compiled plainly: the same answers lead to the same final state,
     hash for hash."""
     from scenario import ROOT
+
     from engine.runtime.session import play_randomly
+
     ends = []
     for rules in (load(ROOT / "content" / pack), _plainly_compiled(ROOT / "content" / pack)):
         game = Game.new(rules, players, seed)
@@ -287,8 +315,7 @@ def test_a_count_compared_with_more_than_zero_still_counts_every_card(counted):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(tools=st.integers(0, _TOOLS), rocks=st.integers(0, _ROCKS), order=st.integers(0, 3),
-       in_hand=st.integers(0, 1))
+@given(tools=st.integers(0, _TOOLS), rocks=st.integers(0, _ROCKS), order=st.integers(0, 3), in_hand=st.integers(0, 1))
 def test_the_short_cut_menu_says_what_the_conditions_say(counted, tools, rocks, order, in_hand):
     rules, _calls, written = counted
     g = _with_pile(rules, tools, rocks, order, in_hand if rocks < _ROCKS else 0)
@@ -324,6 +351,7 @@ def _reference_refusal(g, action_id, me):
 @pytest.mark.parametrize("players,seed", [(4, 0), (2, 1)])
 def test_every_cromagnon_menu_refuses_exactly_as_before(players, seed):
     from scenario import ruleset
+
     rules = ruleset("cro-magnon")
     g = Game.new(rules, players, seed)
     rnd = random.Random(seed)
@@ -359,8 +387,13 @@ _IDS = st.sampled_from(["a", "b", "c", "j"])
 
 
 @settings(max_examples=200, deadline=None)
-@given(items=st.lists(_IDS, max_size=6), counts=st.dictionaries(_IDS, st.integers(0, 4)),
-       joker=st.sampled_from([None, "j", "a"]), n=st.integers(0, 3))
+@given(
+    items=st.lists(_IDS, max_size=6),
+    counts=st.dictionaries(_IDS, st.integers(0, 4)),
+    joker=st.sampled_from([None, "j", "a"]),
+    n=st.integers(0, 3),
+)
 def test_the_one_pass_cost_check_agrees_with_the_old_one(items, counts, joker, n):
     from engine.runtime.verbs import cost_payable
+
     assert cost_payable(items, counts, joker, n) == _cost_payable_as_before(items, counts, joker, n)

@@ -7,6 +7,7 @@ block against the repository and against what `knap lint` really prints at that 
 Shown paths are as a reader sees them from the repository root: the test lints from a temporary folder
 with the same layout, and writes the built-in Cro-Magnon pack's folder as `content/`.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import resources
+from engine.files import resources
 from engine.runtime import rules as rules_module
 from engine.runtime.game import Game
 
@@ -28,21 +29,24 @@ REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "modding.md"
 FINISHED = REPO / "docs" / "modding" / "short-game"
 MISTAKES = REPO / "docs" / "modding" / "mistakes"
-READER_PACK = "docs/modding/short-game"     # where the reader writes it, from the repository root
+READER_PACK = "docs/modding/short-game"  # where the reader writes it, from the repository root
 
-BLOCK = re.compile(r"^<!-- (?P<what>file|end-of|line (?P<line>\d+) of|lint|example)(?:: (?P<arg>\S+))? -->\n"
-                   r"```[\w-]*\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+BLOCK = re.compile(
+    r"^<!-- (?P<what>file|end-of|line (?P<line>\d+) of|lint|example)(?:: (?P<arg>\S+))? -->\n"
+    r"```[\w-]*\n(?P<body>.*?)^```$",
+    re.MULTILINE | re.DOTALL,
+)
 ANY_MARKER = re.compile(r"^<!-- (file|end-of|line \d+ of|lint|example)\b.*-->$", re.MULTILINE)
-HEADER = re.compile(r"^\S+:\d+:\d+: [A-Z]\d{3} .*$", re.MULTILINE)   # `file:line:col: CODE message`
+HEADER = re.compile(r"^\S+:\d+:\d+: [A-Z]\d{3} .*$", re.MULTILINE)  # `file:line:col: CODE message`
 
 
 @dataclass(frozen=True)
 class Block:
-    what: str           # file, end-of, line, lint, example
-    arg: str | None     # a repository path, or for `lint` the mistake's folder name (or `clean`)
-    line: int | None    # for `line N of`
+    what: str  # file, end-of, line, lint, example
+    arg: str | None  # a repository path, or for `lint` the mistake's folder name (or `clean`)
+    line: int | None  # for `line N of`
     body: str
-    at: int             # its line in docs/modding.md
+    at: int  # its line in docs/modding.md
 
     def __str__(self):
         return f"docs/modding.md:{self.at} ({self.what}: {self.arg})"
@@ -53,8 +57,15 @@ def _blocks() -> list[Block]:
     found = []
     for match in BLOCK.finditer(text):
         what = "line" if match["line"] else match["what"]
-        found.append(Block(what, match["arg"], int(match["line"]) if match["line"] else None, match["body"],
-                           text.count("\n", 0, match.start()) + 1))
+        found.append(
+            Block(
+                what,
+                match["arg"],
+                int(match["line"]) if match["line"] else None,
+                match["body"],
+                text.count("\n", 0, match.start()) + 1,
+            )
+        )
     return found
 
 
@@ -103,8 +114,9 @@ def _follow(tmp_path: Path, until: int | None = None) -> Path:
             assert 1 <= block.line <= len(lines), f"{block}: the reader's file has {len(lines)} lines"
             lines[block.line - 1] = block.body
             target.write_text("".join(lines), encoding="utf-8")
-        assert _same(target.read_text(encoding="utf-8"), _repo_text(block.arg)), \
+        assert _same(target.read_text(encoding="utf-8"), _repo_text(block.arg)), (
             f"{block}: after this step the reader's {_in_pack(block.arg)} is not {block.arg}"
+        )
     return pack
 
 
@@ -119,12 +131,14 @@ def _normalise(output: str) -> str:
 def lint_reader_pack(knap, tmp_path, monkeypatch):
     """Run `knap lint docs/modding/short-game` from `tmp_path`, as the reader does from the repository
     root; returns (exit code, what it printed, the codes found)."""
+
     def run():
         monkeypatch.chdir(tmp_path)
         code, out, err = knap("lint", READER_PACK, "--no-cache")
         json_code, json_out, _ = knap("lint", READER_PACK, "--no-cache", "--format", "json")
         assert json_code == code
         return code, _normalise(out + err), {d["code"] for d in json.loads(json_out)["diagnostics"]}
+
     return run
 
 
@@ -164,8 +178,7 @@ def test_following_the_tutorial_builds_the_finished_pack(tmp_path):
     assert _files(pack) == _files(FINISHED)
 
 
-@pytest.mark.parametrize("index", [n for n, _ in LINTS],
-                         ids=[f"lint{k}-{b.arg}" for k, (_, b) in enumerate(LINTS, 1)])
+@pytest.mark.parametrize("index", [n for n, _ in LINTS], ids=[f"lint{k}-{b.arg}" for k, (_, b) in enumerate(LINTS, 1)])
 def test_each_lint_output_is_what_lint_prints_at_that_step(tmp_path, lint_reader_pack, index):
     """Protects every lint output the tutorial shows: at that point of the tutorial, `knap lint` prints
     exactly those lines (file:line:col, code, message, quoted line, caret, hint) and exits 1 with the
@@ -181,8 +194,7 @@ def test_each_lint_output_is_what_lint_prints_at_that_step(tmp_path, lint_reader
 
 
 @pytest.mark.parametrize("mistake", sorted(p.name for p in MISTAKES.iterdir()))
-def test_a_mistake_on_the_finished_pack_is_found_and_the_finished_file_fixes_it(tmp_path, lint_reader_pack,
-                                                                                 mistake):
+def test_a_mistake_on_the_finished_pack_is_found_and_the_finished_file_fixes_it(tmp_path, lint_reader_pack, mistake):
     """Protects the mistake files as stand-alone examples: laid over a copy of the finished pack, each
     gives (at least) the findings the tutorial shows for it, at the same line and column, and exit 1;
     putting the finished files back makes the pack clean again."""
@@ -203,8 +215,14 @@ def test_a_mistake_on_the_finished_pack_is_found_and_the_finished_file_fixes_it(
 def test_the_finished_pack_lints_clean_from_the_repository():
     """Protects the shipped variant: the real `knap lint` command, run in the repository as the tutorial
     says, finds nothing at all in docs/modding/short-game (no error, no warning)."""
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "lint", READER_PACK, "--no-cache",
-                           "--format", "json"], check=False, cwd=REPO, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "lint", READER_PACK, "--no-cache", "--format", "json"],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["diagnostics"] == []
 
@@ -236,8 +254,22 @@ def test_the_variant_overrides_the_numbers_and_deals_the_new_cards():
 
 def _sim(knap, tmp_path, pack, players) -> dict:
     out = tmp_path / f"{Path(pack).name}-{players}.json"
-    code, _, _ = knap("sim", pack, "-n", "20", "--players", str(players), "--agents", "random", "--seed", "0",
-                      "--jobs", "2", "--json", out)
+    code, _, _ = knap(
+        "sim",
+        pack,
+        "-n",
+        "20",
+        "--players",
+        str(players),
+        "--agents",
+        "random",
+        "--seed",
+        "0",
+        "--jobs",
+        "2",
+        "--json",
+        out,
+    )
     assert code == 0
     return json.loads(out.read_text(encoding="utf-8"))
 

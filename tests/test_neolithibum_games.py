@@ -3,6 +3,7 @@ invariants — every card (stones, pieces, action and handicap cards) in exactly
 conserved between the bag and the players (the `meal_tokens` pool) — and replay exactly; no player learns
 another's secret card, target, side or bid before the reveal; the terminal plays with a person answering
 the oracle."""
+
 from __future__ import annotations
 
 import json
@@ -67,7 +68,7 @@ def _others_see(game, answering):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_no_secret_answer_shows_before_the_reveal(rules, seed):
-    """"Course of Play" and "Law of the Hardest Club": cards and targets are chosen blind, sides and meal bids
+    """ "Course of Play" and "Law of the Hardest Club": cards and targets are chosen blind, sides and meal bids
     in secret. While others still have to answer, one player's answer changes nothing that another player
     sees: not their view, not their log, not the options they get, not the game an agent may imagine."""
     game = Game.new(rules, 4, seed, max_rounds=40)
@@ -99,28 +100,56 @@ def test_knap_play_with_a_person_and_the_oracle_asked(tmp_path):
     the rest; the game is played to its end and its log replays. (A table that says every stone stays
     never brings the temple down; the pack clears a temple that holds every stone at the round's end, see
     test_a_table_where_every_stone_stays_still_ends.)"""
-    answers = "1\n0\n" * 400 + "q\n"      # 1 (a number question takes 0 when 1 is no option), 0 refused elsewhere
-    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", "neolithibum", "--players", "3",
-                             "--human", "1", "--oracle", "ask", "--seed", "6", "--bots", "random",
-                             "--log", str(tmp_path / "g.json")],
-                            input=answers, capture_output=True, text=True, timeout=300, cwd=REPO)
+    answers = "1\n0\n" * 400 + "q\n"  # 1 (a number question takes 0 when 1 is no option), 0 refused elsewhere
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine.commands.cli",
+            "play",
+            "neolithibum",
+            "--players",
+            "3",
+            "--human",
+            "1",
+            "--oracle",
+            "ask",
+            "--seed",
+            "6",
+            "--bots",
+            "random",
+            "--log",
+            str(tmp_path / "g.json"),
+        ],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     out = result.stdout
     assert "Which action card do you play this round?" in out and "At which player does your card point?" in out
     assert "At the table: How did the stone land?" in out
     assert "1. it stays" in out and "3. other stones fall" in out
     assert "Round 1 — you are P1" in out and "Winner(s): P3 (skull_complete)" in out
-    assert "Small stone × 8" in out and "Meals in the bag" in out      # shared counters on the table
-    replayed = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(tmp_path / "g.json")],
-                              capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert "Small stone × 8" in out and "Meals in the bag" in out  # shared counters on the table
+    replayed = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "replay", str(tmp_path / "g.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
 def test_knap_sim_prints_the_summary(knap, tmp_path):
     """`knap sim neolithibum`: win rates by seat and how games ended (a complete skull)."""
     out_json = tmp_path / "summary.json"
-    code, out, _ = knap("sim", "neolithibum", "-n", "6", "--players", "3", "--jobs", "1", "--json", out_json,
-                        "--max-rounds", "150")
+    code, out, _ = knap(
+        "sim", "neolithibum", "-n", "6", "--players", "3", "--jobs", "1", "--json", out_json, "--max-rounds", "150"
+    )
     summary = json.loads(out_json.read_text())
     assert code == 0 and summary["errors"] == 0 and summary["played"] == 6
     assert "Win rate by seat" in out and "skull_complete" in summary["endings"]
@@ -157,6 +186,7 @@ def test_seeded_greedy_three_player_games_end_well_below_the_cap(rules):
 
 class _TheStoneStays:
     """The people at the table answering every oracle "it stays" (its first outcome)."""
+
     needs_view = False
 
     def act(self, view, legal, model=None):
@@ -172,6 +202,12 @@ def test_a_table_where_every_stone_stays_still_ends(rules, players):
     200-round cap). Now each game, random players answering the rest, ends with a complete skull within 300
     rounds (17-228 when written; `knap sim` caps at 500): docs/calibration.md."""
     for seed in range(4):
-        game = session.play(rules, players, seed, [make("random", seed * 31 + i) for i in range(players)],
-                            max_rounds=300, oracle=_TheStoneStays())
+        game = session.play(
+            rules,
+            players,
+            seed,
+            [make("random", seed * 31 + i) for i in range(players)],
+            max_rounds=300,
+            oracle=_TheStoneStays(),
+        )
         assert game.state["result"]["reason"] == "skull_complete", (seed, game.state["turn"]["number"])

@@ -7,6 +7,7 @@ Each docstring names the rulebook section it checks.
 Numbers that the rulebook does not print (meals in the bag, stones and handicaps per pile, skull pieces,
 retries, the oracle's model) are the pack's own placeholders and assumptions, read from content/neolithibum.
 """
+
 from __future__ import annotations
 
 import json
@@ -59,8 +60,7 @@ def from_bag(g, piece, zone):
     g.move(number, zone)
 
 
-def game(players=2, *, meals=None, skulls=None, pit=(), bag=(), temple=(), handicaps=None, meal_bag=None,
-         seed=0):
+def game(players=2, *, meals=None, skulls=None, pit=(), bag=(), temple=(), handicaps=None, meal_bag=None, seed=0):
     """A new game at the first round's card choice: pieces on skulls and in the bone pit (taken from the
     bag), the bag's top stacked (first named on top), stones already on the temple, meals set."""
     g = new_game(players, seed, pack=PACK)
@@ -164,8 +164,12 @@ def nobody_objects(g):
 
 
 def new_round(g, number):
-    return g.decision is not None and g.decision.kind == "secret" and prompt(g) == CHOOSE_CARD \
+    return (
+        g.decision is not None
+        and g.decision.kind == "secret"
+        and prompt(g) == CHOOSE_CARD
         and g.state["turn"]["number"] == number
+    )
 
 
 def total_meals(g):
@@ -190,14 +194,15 @@ def test_setup(players):
     assert sorted_ids(g, "piece_bag") == sorted(PIECES * 5)
     for player in names:
         assert sorted_ids(g, f"hand:{player}") == sorted(
-            ["small_carrier", "medium_carrier", "large_carrier", "know_it_all", "glutton", "clubman"])
+            ["small_carrier", "medium_carrier", "large_carrier", "know_it_all", "glutton", "clubman"]
+        )
         assert meals(g, player) == 5
         assert ids(g, f"skull:{player}") == [] and ids(g, f"played:{player}") == []
         assert ids(g, f"handicaps:{player}") == []
-    assert meal_bag(g) == 53 - 5 * players                     # meals_in_bag (Stone Age's 53) − 5 × players
+    assert meal_bag(g) == 53 - 5 * players  # meals_in_bag (Stone Age's 53) − 5 × players
     view = g.view("P1")["zones"]
     for pile in ("handicaps_1", "handicaps_2", "handicaps_3", "piece_bag"):
-        assert "cards" not in view[pile] and view[pile]["count"] == len(ids(g, pile))   # face down / unseen
+        assert "cards" not in view[pile] and view[pile]["count"] == len(ids(g, pile))  # face down / unseen
     assert "cards" not in view["hand:P2"] and view["hand:P2"]["count"] == 6
     assert g.decision.kind == "secret" and g.decision.players == names and prompt(g) == CHOOSE_CARD
     assert g.state["turn"]["number"] == 1
@@ -210,8 +215,10 @@ def test_choices_are_secret_until_everyone_has_chosen():
     g = game(3)
     assert g.decision.players == ["P1", "P2", "P3"]
     for player in ("P1", "P2", "P3"):
-        assert options(g, player) == [f"{CARD[c]} ({player}'s action cards)" for c in
-                                      ("small", "medium", "large", "know_it_all", "glutton", "clubman")]
+        assert options(g, player) == [
+            f"{CARD[c]} ({player}'s action cards)"
+            for c in ("small", "medium", "large", "know_it_all", "glutton", "clubman")
+        ]
     before = {p: json.dumps(g.view(p)) for p in ("P2", "P3")}
     legal = {p: g.legal(p) for p in ("P2", "P3")}
     answer(g, CARD["glutton"], "P1")
@@ -244,11 +251,11 @@ def test_cards_stay_blind_while_the_players_choose_their_direction():
     g = game(3)
     choose_cards(g, P1="glutton", P2="small", P3="know_it_all")
     assert prompt(g) == AIM
-    for p in ("P2", "P3"):                   # P1's Glutton: in no log, not on the table
+    for p in ("P2", "P3"):  # P1's Glutton: in no log, not on the table
         view = g.view(p)
         assert not any("Glutton" in line for line in view["log"]), (p, view["log"][-1])
         assert "cards" not in view["zones"]["played:P1"]
-    for p in ("P1", "P3"):                   # nor P2's Stone Carrier
+    for p in ("P1", "P3"):  # nor P2's Stone Carrier
         assert not any("Stone Carrier" in line for line in g.view(p)["log"]), p
 
 
@@ -264,7 +271,7 @@ def test_cards_are_revealed_together_into_the_played_zones():
         lines = log(g, p)
         mine = {"P1": "P1 Glutton", "P2": "P2 Stone Carrier (small stone)", "P3": "P3 Know-it-all"}
         laid_blind = ", ".join(mine[q] if q == p else f"{q} a card" for q in ("P1", "P2", "P3"))
-        assert f"Chosen together: {laid_blind}" in lines          # each sees only their own card
+        assert f"Chosen together: {laid_blind}" in lines  # each sees only their own card
         assert "Chosen together: P1 P3, P2 P1, P3 P2" in lines
         assert g.view(p)["zones"]["played:P2"]["cards"] == [{"id": "small_carrier", "name": CARD["small"]}]
 
@@ -285,8 +292,9 @@ def test_cards_are_carried_out_in_seat_order():
     nobody_objects(g)
     assert ids(g, "skull:P2") == ["lower_jaw", "brow_ridge"]
     lines = log(g)
-    assert lines.index("P1 draws Small stone from Small stones to Temple (the wooden disc)") < \
-        lines.index("P2 draws Medium stone from Medium stones to Temple (the wooden disc)")
+    assert lines.index("P1 draws Small stone from Small stones to Temple (the wooden disc)") < lines.index(
+        "P2 draws Medium stone from Medium stones to Temple (the wooden disc)"
+    )
     assert new_round(g, 2)
 
 
@@ -299,7 +307,7 @@ def test_a_stone_carrier_pays_meals_and_earns_pieces_by_size(size, card):
     pieces = ["upper_jaw", "lower_jaw", "brow_ridge"]
     g = game(2, bag=pieces)
     bag_before = meal_bag(g)
-    play(g, P1=(card, "P2"), P2=("clubman", "P1"))           # a Clubman without a Glutton: nothing
+    play(g, P1=(card, "P2"), P2=("clubman", "P1"))  # a Clubman without a Glutton: nothing
     assert meals(g, "P1") == 5 - size and meal_bag(g) == bag_before + size
     assert ids(g, "temple") == [STONE[size]]
     assert len(ids(g, PILE[size])) == FULL_PILES[PILE[size]] - 1
@@ -308,10 +316,11 @@ def test_a_stone_carrier_pays_meals_and_earns_pieces_by_size(size, card):
     assert ids(g, "skull:P1") == pieces[:size]
     assert len(ids(g, "piece_bag")) == 5 * len(PIECES) - size and ids(g, "bone_pit") == []
     assert new_round(g, 2)
-    assert ids(g, "temple") == [STONE[size]]                  # the temple grows round by round
+    assert ids(g, "temple") == [STONE[size]]  # the temple grows round by round
     assert meals(g, "P2") == 5 and ids(g, "skull:P2") == []
-    assert sorted_ids(g, "hand:P1") == sorted(["small_carrier", "medium_carrier", "large_carrier",
-                                                "know_it_all", "glutton", "clubman"])
+    assert sorted_ids(g, "hand:P1") == sorted(
+        ["small_carrier", "medium_carrier", "large_carrier", "know_it_all", "glutton", "clubman"]
+    )
 
 
 def test_without_enough_meals_the_carrier_card_is_lost():
@@ -343,7 +352,7 @@ def test_a_piece_may_be_taken_from_the_bone_pit_in_the_open():
     assert options(g) == ["Upper jaw (Bone pit)", "Lower jaw (Bone pit)"]
     answer(g, "Lower jaw")
     assert ids(g, "skull:P1") == ["lower_jaw"] and ids(g, "bone_pit") == ["upper_jaw"]
-    assert ids(g, "piece_bag")[-1] == "brow_ridge"            # the bag was not touched
+    assert ids(g, "piece_bag")[-1] == "brow_ridge"  # the bag was not touched
     assert new_round(g, 2)
 
 
@@ -417,7 +426,7 @@ def test_tries_again_are_limited():
         assert prompt(g).startswith(TRY_AGAIN)
         answer(g, "yes")
     land(g, "only this stone falls")
-    assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]    # P2's stone now
+    assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]  # P2's stone now
     assert meals(g, "P1") == 4 and ids(g, "skull:P1") == []
 
 
@@ -430,7 +439,7 @@ def test_placing_again_after_an_objection_does_not_use_up_the_tries():
     for _ in range(2):
         land(g, "it stays")
         objections(g, P2=True)
-        answer(g, "no")                                       # accepts the protest: places it again
+        answer(g, "no")  # accepts the protest: places it again
     land(g, "only this stone falls")
     assert g.decision.kind == "ask" and prompt(g).startswith(TRY_AGAIN)
 
@@ -452,11 +461,11 @@ def test_a_doubted_stone_is_placed_again_at_most_replacings_times():
     land(g, "it stays")
     objections(g, P2=True)
     assert g.decision.players == ["P1"] and prompt(g).startswith(LAST_DOUBT)
-    answer(g, "no")                                            # takes it back
+    answer(g, "no")  # takes it back
     assert ids(g, "temple") == [] and len(ids(g, "small_stones")) == 8
     assert ids(g, "skull:P1") == [] and meals(g, "P1") == 4
     assert "The stone may not be placed again: it goes back and the Stone Carrier card is spent" in log(g)
-    assert prompt(g).startswith(COWARDICE)                     # no stone stayed this round
+    assert prompt(g).startswith(COWARDICE)  # no stone stayed this round
 
 
 def test_with_no_placing_again_left_a_lost_duel_takes_the_stone_back():
@@ -468,7 +477,7 @@ def test_with_no_placing_again_left_a_lost_duel_takes_the_stone_back():
     land(g, "it stays")
     objections(g, P2=True)
     assert prompt(g).startswith(LAST_DOUBT)
-    answer(g, "yes")                                           # holds firm
+    answer(g, "yes")  # holds firm
     answer(g, "0", "P1")
     answer(g, "1", "P2")
     assert ids(g, "skull:P2") == ["brow_ridge"] and ids(g, "skull:P1") == []
@@ -515,7 +524,7 @@ def test_tries_after_a_fall_and_placings_again_are_bounded_apart(data, retries, 
                 assert g.decision.kind == "oracle", "a placing again that does nothing"
                 again += 1
             continue
-        break                                                  # P1's card is carried out
+        break  # P1's card is carried out
     assert falls <= retries + 1 and again <= replacings
     assert placings <= 1 + retries + replacings
 
@@ -532,7 +541,7 @@ def test_a_know_it_all_pointing_at_a_carrier():
     nobody_objects(g)
     assert ids(g, "skull:P1") == ["upper_jaw"] and ids(g, "skull:P2") == ["lower_jaw"]
     assert new_round(g, 2)
-    assert ids(g, "handicaps:P1") == [] and ids(g, "handicaps_1")[0] == "one_hand"   # back under its pile
+    assert ids(g, "handicaps:P1") == [] and ids(g, "handicaps_1")[0] == "one_hand"  # back under its pile
 
 
 def test_a_know_it_all_not_pointing_at_a_carrier_has_no_effect():
@@ -552,8 +561,9 @@ def test_two_know_it_alls_on_one_carrier_give_handicaps_of_category_1_and_2():
     """Rulebook "Know-it-all": if more than one Know-it-all points at a Stone Carrier, the carrier takes 2
     handicap cards, one of the 1st category and one of the 2nd, and carries them out together; each
     Know-it-all receives a piece."""
-    g = game(3, handicaps={1: ["eyes_closed"], 2: ["humming"]},
-             bag=["upper_jaw", "lower_jaw", "brow_ridge", "skull_crown"])
+    g = game(
+        3, handicaps={1: ["eyes_closed"], 2: ["humming"]}, bag=["upper_jaw", "lower_jaw", "brow_ridge", "skull_crown"]
+    )
     play(g, P1=("medium", "P2"), P2=("know_it_all", "P1"), P3=("know_it_all", "P1"))
     assert ids(g, "handicaps:P1") == ["eyes_closed", "humming"]
     land(g, "it stays")
@@ -601,10 +611,15 @@ def test_every_carrier_pointed_at_gets_the_handicaps_the_rule_demands():
     pointed at (one by two Know-it-alls), the piles (the counts per number are placeholders) serve them all:
     two cards numbered 1 and one numbered 2."""
     g = game(5)
-    play(g, P1=("small", "P3"), P2=("small", "P3"), P3=("know_it_all", "P1"), P4=("know_it_all", "P1"),
-         P5=("know_it_all", "P2"))
-    taken = {p: [ruleset(PACK).cards[c]["stats"]["category"] for c in ids(g, f"handicaps:{p}")]
-             for p in ("P1", "P2")}
+    play(
+        g,
+        P1=("small", "P3"),
+        P2=("small", "P3"),
+        P3=("know_it_all", "P1"),
+        P4=("know_it_all", "P1"),
+        P5=("know_it_all", "P2"),
+    )
+    taken = {p: [ruleset(PACK).cards[c]["stats"]["category"] for c in ids(g, f"handicaps:{p}")] for p in ("P1", "P2")}
     assert taken == {"P1": [1, 2], "P2": [1]}
 
 
@@ -624,7 +639,7 @@ def test_a_glutton_takes_what_is_left_in_the_bag():
     """Rulebook "Glutton": the 5 meals come from the bag; a bag holding fewer gives what it holds."""
     g = game(2, meal_bag=3)
     play(g, P1=("glutton", "P2"), P2=("small", "P1"))
-    assert meals(g, "P1") == 8 and meal_bag(g) == 1     # 3 eaten, then P2's meal handed in
+    assert meals(g, "P1") == 8 and meal_bag(g) == 1  # 3 eaten, then P2's meal handed in
 
 
 @pytest.mark.parametrize("glutton,clubman", [("P1", "P2"), ("P2", "P1")])
@@ -672,8 +687,12 @@ def test_a_collapse_costs_two_pieces_and_ends_the_round():
     into the bone pit; all stones go back to their piles; a new round begins, and the players who had not
     yet had their turn are out of luck (P2's Glutton does not eat, P3's Know-it-all gets no piece). No
     "cowardice" follows (an assumption: a new round begins at once)."""
-    g = game(3, skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"]}, temple=["small_stone", "medium_stone"],
-             bag=["skull_crown"])
+    g = game(
+        3,
+        skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"]},
+        temple=["small_stone", "medium_stone"],
+        bag=["skull_crown"],
+    )
     play(g, P1=("large", "P2"), P2=("glutton", "P1"), P3=("know_it_all", "P1"))
     assert ids(g, "temple") == ["small_stone", "medium_stone", "large_stone"]
     land(g, "other stones fall")
@@ -683,8 +702,8 @@ def test_a_collapse_costs_two_pieces_and_ends_the_round():
     assert ids(g, "skull:P1") == ["lower_jaw"] and sorted_ids(g, "bone_pit") == ["brow_ridge", "upper_jaw"]
     assert ids(g, "temple") == []
     assert {pile: len(ids(g, pile)) for pile in FULL_PILES} == FULL_PILES
-    assert meals(g, "P1") == 2                                  # the meals handed in are gone
-    assert meals(g, "P2") == 5 and ids(g, "skull:P3") == []      # out of luck
+    assert meals(g, "P1") == 2  # the meals handed in are gone
+    assert meals(g, "P2") == 5 and ids(g, "skull:P3") == []  # out of luck
     assert ids(g, "piece_bag")[-1] == "skull_crown"
     assert new_round(g, 2)
     assert not any(line.startswith(COWARDICE) for line in log(g))
@@ -716,7 +735,7 @@ def test_no_stone_placed_everyone_hands_in_a_piece():
     answer(g, "0")
     assert prompt(g) == "Which piece do you hand in?"
     answer(g, "Lower jaw")
-    answer(g, "0", "P2")                                          # P2's only piece goes without asking
+    answer(g, "0", "P2")  # P2's only piece goes without asking
     assert ids(g, "skull:P1") == ["upper_jaw"] and ids(g, "skull:P2") == []
     assert ids(g, "bone_pit") == ["lower_jaw", "brow_ridge"]
     assert new_round(g, 2) and meals(g, "P1") == 5 and meals(g, "P2") == 5
@@ -729,11 +748,11 @@ def test_no_stone_placed_a_stone_placed_for_nothing_saves_the_piece():
     bag_before = meal_bag(g)
     play(g, P1=("glutton", "P2"), P2=("know_it_all", "P1"))
     assert meals(g, "P1") == 10
-    answer(g, "2")                                                # P1 places a medium stone
+    answer(g, "2")  # P1 places a medium stone
     assert meals(g, "P1") == 8 and ids(g, "temple") == ["medium_stone"]
     land(g, "it stays")
     nobody_objects(g)
-    assert ids(g, "skull:P1") == ["upper_jaw"]                    # kept, and nothing won
+    assert ids(g, "skull:P1") == ["upper_jaw"]  # kept, and nothing won
     assert prompt(g).startswith(COWARDICE) and g.decision.players == ["P2"]
     answer(g, "0")
     assert ids(g, "skull:P2") == [] and ids(g, "bone_pit") == ["brow_ridge"]
@@ -757,10 +776,9 @@ def test_no_stone_placed_a_stone_that_falls_does_not_save_the_piece():
 def test_after_a_collapse_nobody_is_punished_for_cowardice():
     """Rulebook "What if the temple collapses?": "As soon as the temple has collapsed, a new round begins":
     no stone stays this round, yet (an assumption of the pack) nobody hands in a piece for it."""
-    g = game(2, skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"], "P2": ["skull_crown"]},
-             temple=["small_stone"])
+    g = game(2, skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"], "P2": ["skull_crown"]}, temple=["small_stone"])
     play(g, P1=("clubman", "P2"), P2=("small", "P1"))
-    land(g, "other stones fall")                   # P2 throws its only piece, without a choice
+    land(g, "other stones fall")  # P2 throws its only piece, without a choice
     assert new_round(g, 2)
     assert ids(g, "skull:P1") == ["upper_jaw", "lower_jaw", "brow_ridge"] and ids(g, "skull:P2") == []
     assert ids(g, "bone_pit") == ["skull_crown"]
@@ -770,10 +788,13 @@ def test_a_collapse_while_escaping_cowardice_starts_the_new_round():
     """Rulebook "What if the temple collapses?" within "What if no stone is placed in a round?": a player
     trying to escape the punishment brings the temple down; as soon as the temple has collapsed a new round
     begins, so the players after him are not offered to place a stone."""
-    g = game(3, skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"], "P2": ["skull_crown"],
-                        "P3": ["upper_jaw"]}, temple=["small_stone"])
+    g = game(
+        3,
+        skulls={"P1": ["upper_jaw", "lower_jaw", "brow_ridge"], "P2": ["skull_crown"], "P3": ["upper_jaw"]},
+        temple=["small_stone"],
+    )
     play(g, P1=("clubman", "P2"), P2=("clubman", "P3"), P3=("clubman", "P1"))
-    answer(g, "1")                                                # P1 tries a small stone
+    answer(g, "1")  # P1 tries a small stone
     land(g, "other stones fall")
     answer(g, "Upper jaw")
     answer(g, "Lower jaw")
@@ -793,12 +814,12 @@ def test_a_temple_holding_every_stone_is_cleared_at_the_round_end():
     play(g, P1=("small", "P2"), P2=("medium", "P1"))
     land(g, "it stays")
     nobody_objects(g)
-    assert ids(g, "skull:P1") == ["upper_jaw"]                     # the 18th stone earns its piece
+    assert ids(g, "skull:P1") == ["upper_jaw"]  # the 18th stone earns its piece
     assert new_round(g, 2)
     assert ids(g, "temple") == [] and {pile: len(ids(g, pile)) for pile in FULL_PILES} == FULL_PILES
     assert "Every stone is on the temple: they all go back on their piles" in log(g)
-    assert ids(g, "skull:P2") == ["brow_ridge"] and ids(g, "bone_pit") == []   # nobody blamed
-    assert meals(g, "P2") == 5                                     # P2's card found no medium stone
+    assert ids(g, "skull:P2") == ["brow_ridge"] and ids(g, "bone_pit") == []  # nobody blamed
+    assert meals(g, "P2") == 5  # P2's card found no medium stone
 
 
 def test_a_temple_with_a_stone_left_on_a_pile_stands():
@@ -823,7 +844,7 @@ def test_an_objection_accepted_means_placing_the_stone_again():
     answer(g, "no")
     assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]
     assert len(ids(g, "small_stones")) == 7 and meals(g, "P1") == 4 and meals(g, "P2") == 5
-    assert landing_chances(g) == first                        # the temple is as before: the stone came off
+    assert landing_chances(g) == first  # the temple is as before: the stone came off
     land(g, "it stays")
     nobody_objects(g)
     assert ids(g, "skull:P1") == ["upper_jaw"] and new_round(g, 2)
@@ -844,7 +865,7 @@ def test_a_duel_is_a_sealed_bid_and_the_doubter_wins():
     before = json.dumps(g.view("P2"))
     total = total_meals(g)
     answer(g, "1", "P1")
-    assert json.dumps(g.view("P2")) == before                 # sealed
+    assert json.dumps(g.view("P2")) == before  # sealed
     answer(g, "3", "P2")
     assert meals(g, "P1") == 3 and meals(g, "P2") == 2 and total_meals(g) == total
     assert "Bids revealed: P1 1, P2 3" in log(g, "P2")
@@ -852,7 +873,7 @@ def test_a_duel_is_a_sealed_bid_and_the_doubter_wins():
     assert g.decision.players == ["P1"] and prompt(g).startswith(GIVE_FROM_PIT)
     answer(g, "yes")
     assert options(g) == ["Upper jaw (Bone pit)", "Lower jaw (Bone pit)"]
-    answer(g, "Upper jaw")                                     # one P2 has: it goes straight back
+    answer(g, "Upper jaw")  # one P2 has: it goes straight back
     assert ids(g, "skull:P2") == ["upper_jaw"] and sorted_ids(g, "bone_pit") == ["lower_jaw", "upper_jaw"]
     # the stone is placed again
     assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]
@@ -894,9 +915,9 @@ def test_the_carrier_winning_the_duel_keeps_the_stone_and_receives_only_the_duel
     answer(g, "1", "P2")
     assert meals(g, "P1") == 1 and meals(g, "P2") == 4 and meal_bag(g) == bag_before + 2 + 3
     assert g.decision.players == ["P2"] and prompt(g).startswith(GIVE_FROM_PIT)
-    answer(g, "no")                                             # unseen, from the bag
+    answer(g, "no")  # unseen, from the bag
     assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "temple") == ["medium_stone"]
-    assert new_round(g, 2)                                      # and no piece for the stone itself
+    assert new_round(g, 2)  # and no piece for the stone itself
     assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "skull:P2") == []
     assert ids(g, "bone_pit") == ["lower_jaw"] and ids(g, "piece_bag")[-1] == "upper_jaw"
     assert ids(g, "temple") == ["medium_stone"]
@@ -938,25 +959,25 @@ def test_followers_add_their_meals_but_never_receive_the_piece():
     receives a piece, never a follower. The doubter is the first objector in seat order after the carrier
     (an assumption)."""
     g = game(3, bag=["brow_ridge", "upper_jaw"])
-    play(g, P1=("glutton", "P2"), P2=("small", "P1"), P3=("clubman", "P1"))   # P3 robs P1 later
+    play(g, P1=("glutton", "P2"), P2=("small", "P1"), P3=("clubman", "P1"))  # P3 robs P1 later
     land(g, "it stays")
     assert g.decision.players == ["P3", "P1"]
-    objections(g, P1=True, P3=True)                              # P3 sits first after P2: the doubter
+    objections(g, P1=True, P3=True)  # P3 sits first after P2: the doubter
     answer(g, "yes")
     assert g.decision.kind == "secret" and prompt(g) == SIDES and g.decision.players == ["P1"]
     answer(g, "side with the doubter", "P1")
     assert g.decision.kind == "bid" and g.decision.players == ["P2", "P3", "P1"]
-    answer(g, "4", "P2")                       # P2 has 4 after the stone
+    answer(g, "4", "P2")  # P2 has 4 after the stone
     answer(g, "2", "P3")
-    answer(g, "3", "P1")                       # 2 + 3 > 4: the doubter's side wins
-    assert [meals(g, p) for p in ("P1", "P2", "P3")] == [2, 0, 3]   # the Glutton ate nothing: a Clubman
-    assert ids(g, "skull:P3") == ["brow_ridge"] and ids(g, "skull:P1") == []      # the doubter, not P1
+    answer(g, "3", "P1")  # 2 + 3 > 4: the doubter's side wins
+    assert [meals(g, p) for p in ("P1", "P2", "P3")] == [2, 0, 3]  # the Glutton ate nothing: a Clubman
+    assert ids(g, "skull:P3") == ["brow_ridge"] and ids(g, "skull:P1") == []  # the doubter, not P1
     assert g.decision.kind == "oracle" and ids(g, "temple") == ["small_stone"]
     land(g, "it stays")
     nobody_objects(g)
     assert ids(g, "skull:P2") == ["upper_jaw"]
     assert ids(g, "skull:P1") == [] and ids(g, "skull:P3") == ["brow_ridge"]
-    assert meals(g, "P1") == 0 and meals(g, "P3") == 3 + 2      # then P3's Clubman robs the Glutton
+    assert meals(g, "P1") == 0 and meals(g, "P3") == 3 + 2  # then P3's Clubman robs the Glutton
 
 
 def test_a_follower_of_the_winning_carrier_receives_nothing():
@@ -972,7 +993,7 @@ def test_a_follower_of_the_winning_carrier_receives_nothing():
     answer(g, "1", "P1")
     answer(g, "1", "P3")
     answer(g, "1", "P2")
-    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "skull:P3") == []     # the duel's piece only
+    assert ids(g, "skull:P1") == ["brow_ridge"] and ids(g, "skull:P3") == []  # the duel's piece only
     assert ids(g, "skull:P2") == [] and [meals(g, p) for p in ("P1", "P2", "P3")] == [3, 4, 4]
     assert new_round(g, 2)
 
@@ -989,7 +1010,7 @@ def test_the_first_complete_skull_wins_at_once():
     assert g.over and g.decision is None
     assert g.state["result"]["reason"] == "skull_complete" and g.state["result"]["winners"] == ["P1"]
     assert sorted_ids(g, "skull:P1") == sorted(PIECES)
-    assert meals(g, "P2") == 5                                    # P2's Glutton never came
+    assert meals(g, "P2") == 5  # P2's Glutton never came
 
 
 def test_a_know_it_all_completing_the_skull_wins_mid_round():
@@ -1029,12 +1050,20 @@ def test_the_oracle_model_makes_bigger_stones_fuller_temples_and_handicaps_harde
     large = first_landing_chances(moves={"P1": ("large", "P2"), "P2": ("clubman", "P1")})
     assert base[0] > medium[0] > large[0]
     fuller = first_landing_chances(temple=["small_stone", "medium_stone", "large_stone"])
-    assert fuller[0] < base[0] and fuller[2] > base[2]          # and the temple is likelier to collapse
+    assert fuller[0] < base[0] and fuller[2] > base[2]  # and the temple is likelier to collapse
     one = first_landing_chances(moves={"P1": ("small", "P2"), "P2": ("know_it_all", "P1")})
-    two = first_landing_chances(3, moves={"P1": ("small", "P2"), "P2": ("know_it_all", "P1"),
-                                       "P3": ("know_it_all", "P1")})
-    three = first_landing_chances(4, moves={"P1": ("small", "P2"), "P2": ("know_it_all", "P1"),
-                                         "P3": ("know_it_all", "P1"), "P4": ("know_it_all", "P1")})
+    two = first_landing_chances(
+        3, moves={"P1": ("small", "P2"), "P2": ("know_it_all", "P1"), "P3": ("know_it_all", "P1")}
+    )
+    three = first_landing_chances(
+        4,
+        moves={
+            "P1": ("small", "P2"),
+            "P2": ("know_it_all", "P1"),
+            "P3": ("know_it_all", "P1"),
+            "P4": ("know_it_all", "P1"),
+        },
+    )
     assert base[0] > one[0] > two[0] > three[0]
     assert all(0 < p[0] < 1 for p in (large, fuller, three))
 

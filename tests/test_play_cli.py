@@ -1,24 +1,47 @@
 """`knap play`, `knap sim` and `knap replay` as users run them."""
+
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
 
-from engine import cli
-
 from scenario import ROOT
+
+from engine.commands import cli
 
 
 def _knap(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "engine.cli", *args], cwd=ROOT, input=stdin, text=True,
-                          capture_output=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", *args],
+        cwd=ROOT,
+        input=stdin,
+        text=True,
+        capture_output=True,
+        timeout=600,
+    )
 
 
 def test_sim_prints_a_summary_and_writes_json(tmp_path, capsys):
     out = tmp_path / "summary.json"
-    code = cli.main(["sim", "cro-magnon", "-n", "6", "--players", "3", "--agents", "random", "--seed", "4",
-                     "--jobs", "2", "--json", str(out)])
+    code = cli.main(
+        [
+            "sim",
+            "cro-magnon",
+            "-n",
+            "6",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "--seed",
+            "4",
+            "--jobs",
+            "2",
+            "--json",
+            str(out),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "Win rate by seat" in printed and "How games ended" in printed
@@ -67,8 +90,19 @@ def test_a_person_plays_seat_one_from_standard_input(tmp_path):
     """The person always answers 1 (the first legal option) until quitting: the board and the options
     are shown, bots play the other seats, and `q` leaves (saving the game) without a traceback."""
     answers = "x\n" + "1\n" * 60 + "q\n"
-    result = _knap("play", "cro-magnon", "--players", "3", "--human", "1", "--seed", "2",
-                   "--log", str(tmp_path / "g.json"), stdin=answers)
+    result = _knap(
+        "play",
+        "cro-magnon",
+        "--players",
+        "3",
+        "--human",
+        "1",
+        "--seed",
+        "2",
+        "--log",
+        str(tmp_path / "g.json"),
+        stdin=answers,
+    )
     assert result.returncode == 0, result.stderr
     assert "you are P1" in result.stdout
     assert "Choose an action, or end your turn" in result.stdout
@@ -83,7 +117,7 @@ def test_play_refuses_a_pack_with_errors(tmp_path):
     (pack / "pack.yaml").write_text("kind: pack\nid: broken\nname: Broken\nversion: 1.0.0\nplayers: {min: 1}\n")
     (pack / "cards.yaml").write_text("kind: card\nid: x\nname: X\ntype: thing\neffect: |\n  gian 1 vp\n")
     result = _knap("play", str(pack))
-    assert result.returncode == 1       # a content error (exit 2 is for usage errors)
+    assert result.returncode == 1  # a content error (exit 2 is for usage errors)
     assert "cards.yaml:6:3" in result.stderr and "before playing" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -93,7 +127,7 @@ def test_the_python_example_of_docs_playing_runs():
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
     code = code.replace('Path("content/cro-magnon")', 'ROOT / "content" / "cro-magnon"')
     namespace = {"ROOT": ROOT}
-    exec("from pathlib import Path\n" + code, namespace)   # noqa: S102 -- our own documentation
+    exec("from pathlib import Path\n" + code, namespace)  # noqa: S102 -- our own documentation
     assert namespace["g"].over and namespace["same"].state_hash() == namespace["g"].state_hash()
 
 
@@ -102,8 +136,26 @@ def test_sim_reports_stalled_games_with_seeds_and_logs_that_replay(tmp_path, cap
     logs replay the exact game."""
     logs = tmp_path / "logs"
     out = tmp_path / "summary.json"
-    code = cli.main(["sim", "cro-magnon", "-n", "3", "--players", "2", "--max-rounds", "3", "--seed", "10",
-                     "--jobs", "1", "--log-dir", str(logs), "--json", str(out)])
+    code = cli.main(
+        [
+            "sim",
+            "cro-magnon",
+            "-n",
+            "3",
+            "--players",
+            "2",
+            "--max-rounds",
+            "3",
+            "--seed",
+            "10",
+            "--jobs",
+            "1",
+            "--log-dir",
+            str(logs),
+            "--json",
+            str(out),
+        ]
+    )
     assert code == 0
     assert "3 game(s) stalled" in capsys.readouterr().out
     summary = json.loads(out.read_text())

@@ -1,6 +1,7 @@
 """`knap play` driven in a real pseudo-terminal of 80×24, as a new user plays (issue 11): the board and the
 question fit the screen, `i NAME` shows a card, `why` says why actions are missing from the menu, `q` saves
 and prints how to resume, `knap play --resume FILE` goes on at the same question, and Ctrl-C saves too."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,6 @@ import sys
 import time
 
 import pytest
-
 from conftest import REPO
 
 pty = pytest.importorskip("pty")
@@ -29,6 +29,7 @@ class Terminal:
 
     def __init__(self, *args: str, cwd):
         import struct
+
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR", "NO_COLOR")}
@@ -38,11 +39,19 @@ class Terminal:
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
-        self.process = subprocess.Popen([sys.executable, "-m", "engine.cli", *args], stdin=slave, stdout=slave,
-                                        stderr=slave, cwd=cwd, env=env, preexec_fn=own_terminal, close_fds=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "engine.commands.cli", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            preexec_fn=own_terminal,
+            close_fds=True,
+        )
         os.close(slave)
         self.master = master
-        self.text = ""              # everything printed, escape sequences and carriage returns taken out
+        self.text = ""  # everything printed, escape sequences and carriage returns taken out
 
     def expect(self, wanted: str, timeout: float = 60) -> str:
         """Read until `wanted` is printed after what was read so far; the new text up to it."""
@@ -55,7 +64,7 @@ class Terminal:
             if ready:
                 try:
                     chunk = os.read(self.master, 65536)
-                except OSError:          # the process ended and closed the terminal
+                except OSError:  # the process ended and closed the terminal
                     chunk = b""
                 assert chunk, f"the program ended before `{wanted}`:\n{self.text[-3000:]}"
                 self.text += _ESCAPES.sub("", chunk.decode("utf-8", "replace"))
@@ -109,41 +118,54 @@ def terminals():
 
 def test_a_new_user_inspects_asks_why_quits_and_resumes_at_80x24(tmp_path, terminals):
     log = tmp_path / "g.json"
-    first = terminals("play", "cro-magnon", "--players", "4", "--human", "1", "--seed", "5", "--agents", "random",
-                      "--log", str(log), cwd=REPO)
+    first = terminals(
+        "play",
+        "cro-magnon",
+        "--players",
+        "4",
+        "--human",
+        "1",
+        "--seed",
+        "5",
+        "--agents",
+        "random",
+        "--log",
+        str(log),
+        cwd=REPO,
+    )
     printed = first.expect(PROMPT)
     screen = _screen_fits(printed, "you are P1")
     assert "goal: Victory points ≥ 22" in screen[0]
     assert "Choose an action" in printed and "P1 (you)" in printed
 
-    first.type("i axe")                                             # a card of the first technologies' row
+    first.type("i axe")  # a card of the first technologies' row
     shown = first.expect(PROMPT)
     assert "Axe — technology" in shown and "cost:" in shown and "in sight:" in shown
 
-    first.type("why")                                              # nobody has a weapon yet: no Attack
+    first.type("why")  # nobody has a weapon yet: no Attack
     shown = first.expect(PROMPT)
     assert "Not on the menu:" in shown and "Attack:" in shown
 
-    first.type("1")                                                # Explore Terrain: a second question
+    first.type("1")  # Explore Terrain: a second question
     question = first.expect(PROMPT)
     assert "Which terrain do you explore?" in question
     first.type("q")
     first.expect("--resume")
     assert first.finish() == 0
-    said = first.text[first.text.rindex("knap play"):].replace("\n", "")      # as printed, maybe wrapped
+    said = first.text[first.text.rindex("knap play") :].replace("\n", "")  # as printed, maybe wrapped
     match = re.match(r"knap play\s*--resume\s*(\S+\.json)", said)
     assert match, said
     saved = match.group(1)
     assert os.path.exists(saved)
 
-    second = terminals("play", "--resume", saved, cwd=REPO)        # the same game, at the same question
+    second = terminals("play", "--resume", saved, cwd=REPO)  # the same game, at the same question
     printed = second.expect(PROMPT)
     screen = _screen_fits(printed, "you are P1")
     assert "Turn 1 — P1 to play" in screen[0]
     assert "Which terrain do you explore?" in "\n".join(screen)
     second.type("i forest deck")
     assert "Forest deck —" in second.expect(PROMPT)
-    os.write(second.master, b"\x03")                               # Ctrl-C: saved again, not a traceback
+    os.write(second.master, b"\x03")  # Ctrl-C: saved again, not a traceback
     second.expect("--resume")
     assert second.finish() == 0
     assert "Traceback" not in first.text + second.text and "internal error" not in first.text + second.text
@@ -155,15 +177,28 @@ def test_the_mammoth_herd_plays_at_80x24_with_the_persons_resources_on_screen(tm
     resources are on screen whole; figures are placed; `i P2` shows another player in full; `q` and
     `--resume` go on at the same question."""
     log = tmp_path / "herd.json"
-    first = terminals("play", "stone-age-mammoth-herd", "--players", "3", "--human", "1", "--seed", "7",
-                      "--agents", "random", "--log", str(log), cwd=REPO)
+    first = terminals(
+        "play",
+        "stone-age-mammoth-herd",
+        "--players",
+        "3",
+        "--human",
+        "1",
+        "--seed",
+        "7",
+        "--agents",
+        "random",
+        "--log",
+        str(log),
+        cwd=REPO,
+    )
     printed = first.expect(PROMPT)
     screen = "\n".join(_screen_fits(printed, "you are P1"))
     assert "Where do you place figures?" in screen
-    mine = screen[screen.index("P1 (you)"):]
+    mine = screen[screen.index("P1 (you)") :]
     for resource in ("Food 12", "Wood 0", "Clay 0", "Stone 0", "Gold 0", "Agri 0"):
         assert resource in mine, screen
-    first.type("2")                                  # the forest
+    first.type("2")  # the forest
     question = first.expect(PROMPT)
     assert "How many figures do you place there?" in question and "Answer with a number: 1 to 5" in question
     first.type("3")
@@ -176,7 +211,7 @@ def test_the_mammoth_herd_plays_at_80x24_with_the_persons_resources_on_screen(tm
     first.type("q")
     first.expect("--resume")
     assert first.finish() == 0
-    said = first.text[first.text.rindex("knap play"):].replace("\n", "")
+    said = first.text[first.text.rindex("knap play") :].replace("\n", "")
     match = re.match(r"knap play\s*--resume\s*(\S+\.json)", said)
     assert match, said
 

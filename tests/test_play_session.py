@@ -2,6 +2,7 @@
 `--resume` finishes it with a log of the whole game that `knap replay` checks, every game gets a fresh
 seed unless one is given, a bad agent name is a usage error, `knap replay --show` tells what happened to
 a game that failed or stalled, and the log says what each answer answered and what setup did."""
+
 from __future__ import annotations
 
 import io
@@ -12,16 +13,16 @@ import signal
 import sys
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
-
 from conftest import write_tree
-from engine.cli import main
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from scenario import ruleset
+from test_bad_logs import _mutate, _text
+
+from engine.commands.cli import main
 from engine.runtime import session
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-
-from scenario import ruleset
-from test_bad_logs import _mutate, _text
 
 PACK = """kind: pack
 id: toy_session
@@ -79,6 +80,7 @@ def knap(capsys, monkeypatch, tmp_path):
         out, err = capsys.readouterr()
         assert "Traceback" not in err and "internal error" not in err, err
         return code, out, err
+
     return run
 
 
@@ -95,22 +97,23 @@ def test_quitting_saves_the_game_and_resume_finishes_it_with_a_log_that_replays(
     the exact command that resumes; the resumed game keeps the seats and the seed, and its log holds the
     whole game, so `knap replay` checks it."""
     pack = toy(tmp_path)
-    code, out, err = knap("play", pack, "--players", "2", "--human", "1", "--agents", "random", "--seed", "5",
-                          stdin=keys)
+    code, out, err = knap(
+        "play", pack, "--players", "2", "--human", "1", "--agents", "random", "--seed", "5", stdin=keys
+    )
     assert code == 0, err
     saved = resume_path(out)
     assert saved == "knap-game-5.save.json" and (tmp_path / saved).is_file()
-    assert not (tmp_path / "knap-game-5.json").exists()          # no log yet: the game is not over
+    assert not (tmp_path / "knap-game-5.json").exists()  # no log yet: the game is not over
     before = json.loads((tmp_path / saved).read_text())
     answered = len(before["game"]["history"])
     assert answered >= 2
 
     code, out, err = knap("play", "--resume", saved, stdin="1\n" * 60)
     assert code == 0, err
-    assert "Winner(s)" in out and "you are P1" in out          # the person still plays seat 1
+    assert "Winner(s)" in out and "you are P1" in out  # the person still plays seat 1
     log = json.loads((tmp_path / "knap-game-5.json").read_text())
     assert log["seed"] == 5 and log["agents"] == ["human", "random"]
-    assert log["decisions"][:answered] == before["game"]["history"]     # the whole game, from its first answer
+    assert log["decisions"][:answered] == before["game"]["history"]  # the whole game, from its first answer
     code, out, err = knap("replay", "knap-game-5.json")
     assert code == 0 and "final state matches" in out, err
 
@@ -118,6 +121,7 @@ def test_quitting_saves_the_game_and_resume_finishes_it_with_a_log_that_replays(
 def test_a_game_of_bots_only_saves_on_ctrl_c_and_resumes(tmp_path, knap, monkeypatch):
     """Ctrl-C (KeyboardInterrupt) in a bots-only game saves it too; `--log` puts the save beside the log."""
     from engine.runtime import agents
+
     pack = toy(tmp_path)
     real = agents.RandomAgent.act
     calls = []
@@ -127,10 +131,12 @@ def test_a_game_of_bots_only_saves_on_ctrl_c_and_resumes(tmp_path, knap, monkeyp
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(self, view, legal, model)
+
     monkeypatch.setattr(agents.RandomAgent, "act", act)
     (tmp_path / "games").mkdir()
-    code, out, err = knap("play", pack, "--players", "2", "--agents", "random", "--seed", "8",
-                          "--log", "games/mine.json")
+    code, out, err = knap(
+        "play", pack, "--players", "2", "--agents", "random", "--seed", "8", "--log", "games/mine.json"
+    )
     assert code == 0, err
     assert resume_path(out) == "games/mine.save.json"
     monkeypatch.setattr(agents.RandomAgent, "act", real)
@@ -144,6 +150,7 @@ def test_the_resume_command_names_the_pack_when_the_save_alone_would_not_find_it
     """A pack folder outside the working folder and the save's folder is not read on the save's word (a
     save may come from anyone): the printed command names it, and works as printed."""
     import shlex
+
     pack = toy(tmp_path / "elsewhere")
     work = tmp_path / "work"
     work.mkdir()
@@ -152,7 +159,7 @@ def test_the_resume_command_names_the_pack_when_the_save_alone_would_not_find_it
     assert code == 0, err
     command = re.search(r"Resume it with: (knap play .*)", out).group(1)
     assert shlex.split(command) == ["knap", "play", "--resume", "knap-game-4.save.json", str(pack)], command
-    code, _, err = knap("play", "--resume", "knap-game-4.save.json")      # the save's folder is not read
+    code, _, err = knap("play", "--resume", "knap-game-4.save.json")  # the save's folder is not read
     assert code == 2 and "not read" in err and "toy_session" in err, err
     code, out, err = knap(*shlex.split(command)[1:], stdin="1\n" * 60)
     assert code == 0 and "Winner(s)" in out, err
@@ -170,10 +177,12 @@ def test_an_interrupt_during_an_answer_waits_until_the_answer_is_applied(tmp_pat
     def advance(self):
         if not sent and self.state["history"]:
             sent.append(1)
-            os.kill(os.getpid(), signal.SIGINT)       # delivered here, half-way through `apply`
+            os.kill(os.getpid(), signal.SIGINT)  # delivered here, half-way through `apply`
         original(self)
+
     monkeypatch.setattr(Game, "_advance", advance)
     from engine.runtime.agents import RandomAgent
+
     with pytest.raises(KeyboardInterrupt):
         session.play_out(game, [RandomAgent(1), RandomAgent(2)], interruptible=True)
     assert sent and game.decision is not None
@@ -205,23 +214,35 @@ def test_a_bad_save_is_one_line_and_resume_options_cannot_change_the_seats(tmp_p
     assert code == 0 and "it loads" in out, err
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(st.data())
 def test_a_damaged_save_resumes_or_is_refused_in_one_line(tmp_path, knap, data):
     """A save is a file anyone may have written: damaged anywhere (the seats, the game in it, the format),
     `knap play --resume` plays on or refuses it in one line naming the file, never with a traceback."""
     base = tmp_path / "base.save.json"
     if not base.exists():
-        code, out, err = knap("play", toy(tmp_path), "--players", "2", "--human", "1", "--seed", "6", "--log",
-                              "base.json", stdin="1\n1\nq\n")
+        code, out, err = knap(
+            "play",
+            toy(tmp_path),
+            "--players",
+            "2",
+            "--human",
+            "1",
+            "--seed",
+            "6",
+            "--log",
+            "base.json",
+            stdin="1\n1\nq\n",
+        )
         assert code == 0, err
     document = json.loads(base.read_text())
     for _ in range(data.draw(st.integers(1, 2), label="changes")):
         _mutate(data, document, within=("game", "seats"))
     damaged = tmp_path / "damaged.save.json"
-    damaged.write_bytes(_text(document).encode("utf-8", "surrogatepass"))     # a lone surrogate: not UTF-8
-    code, out, err = knap("play", "--resume", damaged)         # the person at seat 1 leaves at once: saved again
+    damaged.write_bytes(_text(document).encode("utf-8", "surrogatepass"))  # a lone surrogate: not UTF-8
+    code, out, err = knap("play", "--resume", damaged)  # the person at seat 1 leaves at once: saved again
     if code == 0:
         event("resumed")
         assert "Game saved to" in out or "Winner(s)" in out
@@ -267,10 +288,29 @@ def test_replay_show_tells_what_happened_to_a_failed_game(tmp_path, knap):
 
 def test_replay_show_tells_that_a_stalled_game_did_not_end(tmp_path, knap):
     pack = toy(tmp_path)
-    write_tree(pack, {"rules.yaml": RULES.replace("limit: once_per_turn", "limit: unlimited")
-                      .replace("me.vp >= 6", "me.vp >= 600") % ""})
-    code, _, err = knap("play", pack, "--players", "2", "--agents", "random", "--seed", "1", "--log", "stall.json",
-                        "--max-answers-per-turn", "20")
+    write_tree(
+        pack,
+        {
+            "rules.yaml": RULES.replace("limit: once_per_turn", "limit: unlimited").replace(
+                "me.vp >= 6", "me.vp >= 600"
+            )
+            % ""
+        },
+    )
+    code, _, err = knap(
+        "play",
+        pack,
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--seed",
+        "1",
+        "--log",
+        "stall.json",
+        "--max-answers-per-turn",
+        "20",
+    )
     assert code == 1 and "stalled" in err
     code, out, err = knap("replay", "stall.json", "--show")
     assert code == 0, err
@@ -282,15 +322,16 @@ def test_the_log_of_an_answer_says_what_was_asked(tmp_path):
     rules = load(toy(tmp_path))
     game = Game.new(rules, 1, 0)
     game.apply(game.decision.options.index("act"), "P1")
-    game.apply(1, "P1")             # 2 points
-    assert any("How many points do you take?" in line and line.rstrip().endswith("2")
-               for line in game.log_for("P1")), game.log_for("P1")
+    game.apply(1, "P1")  # 2 points
+    assert any("How many points do you take?" in line and line.rstrip().endswith("2") for line in game.log_for("P1")), (
+        game.log_for("P1")
+    )
 
 
 def test_setup_is_logged_as_setup_not_as_the_first_players_act():
     """Cro-Magnon's setup deals the settlements: that is nobody's act."""
     game = Game.new(ruleset("cro-magnon"), 3, 5)
     lines = game.log_for(None)
-    setup = lines[:lines.index("Turn 1: P1")]
+    setup = lines[: lines.index("Turn 1: P1")]
     assert setup and all(line.startswith("Setup") for line in setup), setup
     assert not any(line.startswith("Setup: P1") for line in setup), setup

@@ -1,4 +1,5 @@
 """`.pre-commit-hooks.yaml` works with the real pre-commit, as another repository of cards would use it."""
+
 from __future__ import annotations
 
 import os
@@ -25,18 +26,30 @@ def test_hook_reports_a_broken_card_and_passes_a_clean_one(tmp_path):
     cards = tmp_path / "cards"
     (cards / "packs" / "demo").mkdir(parents=True)
     (cards / "packs" / "demo" / "pack.yaml").write_text(
-        "kind: pack\nid: demo\nname: Demo\nversion: 0.1.0\nplayers: {min: 2, max: 4}\n")
+        "kind: pack\nid: demo\nname: Demo\nversion: 0.1.0\nplayers: {min: 2, max: 4}\n"
+    )
     zone = cards / "packs" / "demo" / "zones.yaml"
     zone.write_text("kind: zone\nid: deck\nname: Deck\ntype: deck\ncolour: red\n")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_AUTHOR_NAME": "t",
-           "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
     subprocess.run(["git", "init", "-q"], cwd=cards, check=True, env=env)
     subprocess.run(["git", "add", "-A"], cwd=cards, check=True, env=env)
 
     def run():
-        return subprocess.run([*command, "try-repo", str(REPO), "knap-lint", "--all-files"], cwd=cards, env=env,
-                              capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            [*command, "try-repo", str(REPO), "knap-lint", "--all-files"],
+            cwd=cards,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     failed = run()
     assert failed.returncode == 1, failed.stdout + failed.stderr
@@ -88,11 +101,17 @@ def test_the_readme_hook_refuses_a_commit_that_breaks_a_pack(tmp_path):
         (cards / name).parent.mkdir(parents=True, exist_ok=True)
         (cards / name).write_text(text, encoding="utf-8")
     (tmp_path / "gitconfig").write_text("")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_AUTHOR_NAME": "t",
-           "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"),
-           "GIT_CONFIG_NOSYSTEM": "1", "PATH": os.pathsep.join([str(Path(sys.executable).parent),
-                                                                 os.environ.get("PATH", "")])}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
     env.pop("KNAP_PACKS", None)
 
     def run(*args):

@@ -1,25 +1,25 @@
 """The runtime's promises, checked on whole games: invariants after every decision, exact replays,
 save/load, views that hide what they must, limits on runaway content, and no game words in engine/."""
+
 from __future__ import annotations
 
 import json
 import random
 import re
 
+import invariants
 import pytest
+from conftest import one_action_rules, tiny_manifest
+from scenario import ROOT, ruleset
 
-from engine.dsl_builtins import FUNCTIONS, VERBS
+from engine.dsl.builtins import FUNCTIONS, VERBS
 from engine.runtime import functions, session, verbs
 from engine.runtime.agents import GreedyAgent, RandomAgent
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError
 from engine.runtime.rules import load
 
-import invariants
-from conftest import one_action_rules, tiny_manifest
-from scenario import ROOT, ruleset
-
-GAMES_PER_COUNT = 12   # tools/soak.py plays 2,000 per player count; its figures are in the release notes
+GAMES_PER_COUNT = 12  # tools/soak.py plays 2,000 per player count; its figures are in the release notes
 
 
 def _random_game(rules, players, seed, check_every=True):
@@ -53,7 +53,7 @@ def test_save_load_and_continue_is_the_same_game_as_continuing():
     for step in range(400):
         decision = game.decision
         game.apply(rnd.choice(game.legal(decision.players[0])), decision.players[0])
-        if step in (50, 51, 130, 399):   # mid-turn, mid-effect and elsewhere
+        if step in (50, 51, 130, 399):  # mid-turn, mid-effect and elsewhere
             reloaded = Game.load(rules, game.save())
             twin = game.clone()
             for i in range(60):
@@ -78,6 +78,7 @@ def test_a_game_saved_mid_effect_is_plain_json_with_the_effect_stack():
 
 def test_a_save_refuses_to_continue_with_a_changed_pack(tmp_path):
     import shutil
+
     copy_root = tmp_path / "cro-magnon"
     shutil.copytree(ROOT / "content" / "cro-magnon", copy_root)
     game = Game.new(load(copy_root), 2, 0)
@@ -87,7 +88,7 @@ def test_a_save_refuses_to_continue_with_a_changed_pack(tmp_path):
     actions.write_text(actions.read_text().replace("cost: {ap: 2}", "cost: {ap: 1}"))
     with pytest.raises(GameError) as caught:
         Game.load(load(copy_root), text)
-    assert caught.value.code == "X414"      # pack-changed
+    assert caught.value.code == "X414"  # pack-changed
 
 
 def test_clone_is_independent():
@@ -103,7 +104,7 @@ def test_clone_is_independent():
     assert game.save() == before and len(twin.state["log"]) > len(game.state["log"])
     assert len(twin.state["history"]) == len(game.state["history"]) + 30
     session.play_randomly(game, random.Random(3), limit=5)
-    assert twin.state["history"][:len(game.state["history"]) - 5] == game.state["history"][:-5]
+    assert twin.state["history"][: len(game.state["history"]) - 5] == game.state["history"][:-5]
 
 
 def _views_after(rules, players, seed, steps):
@@ -160,7 +161,7 @@ def test_logs_are_filtered_per_player():
     assert private, "some events read differently for the two players"
     for mine, theirs in private:
         if mine.startswith("P1 draws"):
-            assert " a card " in theirs and " a card " not in mine      # P1 sees the name, P2 does not
+            assert " a card " in theirs and " a card " not in mine  # P1 sees the name, P2 does not
 
 
 def test_greedy_agent_plays_from_views_and_beats_random():
@@ -181,10 +182,10 @@ def test_answers_that_are_not_legal_are_refused():
     game = Game.new(ruleset(), 2, 0)
     with pytest.raises(GameError) as caught:
         game.apply(999, "P1")
-    assert caught.value.code == "X204"      # illegal-answer
+    assert caught.value.code == "X204"  # illegal-answer
     with pytest.raises(GameError) as caught:
         game.apply(game.legal("P1")[0], "P2")
-    assert caught.value.code == "X203"      # not-your-decision
+    assert caught.value.code == "X203"  # not-your-decision
 
 
 # ---------------------------------------------------------------- runaway content
@@ -199,13 +200,13 @@ def _act(game, player="P1"):
 
 
 def test_an_endless_effect_stops_at_the_step_budget(make_pack):
-    rules = _tiny(make_pack, "repeat 100000000 times:\n    log \"again\"")
+    rules = _tiny(make_pack, 'repeat 100000000 times:\n    log "again"')
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
-    assert caught.value.code == "X105"      # endless-effect
+    assert caught.value.code == "X105"  # endless-effect
     described = rules.describe(caught.value)
-    assert described.startswith(str(rules.root / "rules.yaml") + ":19:7: ")   # the `log` line
+    assert described.startswith(str(rules.root / "rules.yaml") + ":19:7: ")  # the `log` line
 
 
 def test_an_action_performing_itself_stops_at_the_depth_limit(make_pack):
@@ -213,7 +214,7 @@ def test_an_action_performing_itself_stops_at_the_depth_limit(make_pack):
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
-    assert caught.value.code == "X104"      # too-deep
+    assert caught.value.code == "X104"  # too-deep
 
 
 def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(make_pack):
@@ -222,26 +223,26 @@ def test_a_way_through_an_action_that_fails_is_undone_and_not_offered_again(make
     leaves the menu."""
     rules = _tiny(make_pack, "gain 1 vp\nchoose 1 from [1, 2, 3] as pick\nrequire pick = 2")
     game = Game.new(rules, 1, 0)
-    act = game.decision.options.index("act")   # the menu's key for the action
+    act = game.decision.options.index("act")  # the menu's key for the action
     game.apply(act, "P1")
     assert game.decision.prompt.startswith("Choose pick") and game.legal("P1") == [0, 1, 2]
-    game.apply(0, "P1")                                  # 1: the require fails
+    game.apply(0, "P1")  # 1: the require fails
     assert game.state["counters"]["P1"]["vp"] == 0 and game.decision.kind == "action"
-    assert act in game.legal("P1")                       # 2 is still a way through
+    assert act in game.legal("P1")  # 2 is still a way through
     game.apply(act, "P1")
-    assert game.legal("P1") == [1, 2]                    # 1 is not offered again
-    game.apply(2, "P1")                                  # 3 fails too: only 2 is left ...
-    game.apply(act, "P1")                                # ... and is answered by the engine
+    assert game.legal("P1") == [1, 2]  # 1 is not offered again
+    game.apply(2, "P1")  # 3 fails too: only 2 is left ...
+    game.apply(act, "P1")  # ... and is answered by the engine
     assert game.state["counters"]["P1"]["vp"] == 1 and game.state["dead"] == []
 
 
 def test_an_action_with_no_way_through_leaves_the_menu(make_pack):
     rules = _tiny(make_pack, "choose 1 from [1, 2] as pick\nrequire pick = 3")
     game = Game.new(rules, 1, 0)
-    act = game.decision.options.index("act")   # the menu's key for the action
+    act = game.decision.options.index("act")  # the menu's key for the action
     game.apply(act, "P1")
     game.apply(0, "P1")
-    game.apply(act, "P1")                                # only 2 left: answered at once, fails too
+    game.apply(act, "P1")  # only 2 left: answered at once, fails too
     assert act not in game.legal("P1") and game.legal("P1")
 
 
@@ -274,18 +275,17 @@ def test_dice_are_chance_decisions_with_probabilities_and_replay(make_pack):
 
 
 def test_sealed_bids_are_asked_of_everyone_at_once_and_revealed_together(make_pack):
-    rules = _tiny(make_pack, "gain 1 vp\ngain 2 vp for next_player(me)\nbid players from vp as bids\n"
-                            "gain bids[1] vp")
+    rules = _tiny(make_pack, "gain 1 vp\ngain 2 vp for next_player(me)\nbid players from vp as bids\ngain bids[1] vp")
     game = Game.new(rules, 2, 0)
     _act(game)
     decision = game.decision
     assert decision.players == ["P1", "P2"] and decision.kind == "bid"
-    assert game.legal("P1") == [0, 1] and game.legal("P2") == [0, 1, 2]    # nobody bids more than they hold
+    assert game.legal("P1") == [0, 1] and game.legal("P2") == [0, 1, 2]  # nobody bids more than they hold
     game.apply(2, "P2")
     assert "2" not in json.dumps(game.view("P1")["decision"]) and game.decision.players == ["P1"]
     game.apply(0, "P1")
     assert game.decision.kind == "action" and "Bids revealed: P1 0, P2 2" in game.log_for("P1")
-    assert game.state["counters"]["P1"]["vp"] == 1                   # bids[1]: P1's own bid, 0
+    assert game.state["counters"]["P1"]["vp"] == 1  # bids[1]: P1's own bid, 0
 
 
 def test_a_bidder_with_nothing_to_bid_bids_0_at_once(make_pack):
@@ -303,7 +303,7 @@ def test_values_a_verb_cannot_use_stop_the_game_at_the_line_not_with_a_traceback
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
-    assert rules.describe(caught.value).startswith(str(rules.root / "rules.yaml") + ":19:3: ")   # the `gain` line
+    assert rules.describe(caught.value).startswith(str(rules.root / "rules.yaml") + ":19:3: ")  # the `gain` line
 
 
 def test_texts_in_content_stay_texts_in_the_generated_python(make_pack):
@@ -326,9 +326,11 @@ def test_numbers_to_choose_from_are_numbers_even_when_bound_by_let(make_pack):
 
 
 def test_engine_knows_no_game():
-    words = re.compile(r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman"
-                       r"|civili[sz]ation|tool.?maker|clay.?pit|quarry|\bhut\b",
-                       re.I)
+    words = re.compile(
+        r"cro.?magnon|wolf|flint|spoils|settlement|neolith|mammoth|paleo|stone.?age|glutton|clubman"
+        r"|civili[sz]ation|tool.?maker|clay.?pit|quarry|\bhut\b",
+        re.IGNORECASE,
+    )
     for path in (ROOT / "engine").rglob("*"):
         if path.is_file() and path.suffix in (".py", ".lark", ".json", ".md", ".txt", ""):
             assert not words.search(path.read_text(encoding="utf-8", errors="replace")), path
@@ -359,8 +361,9 @@ stats: {vp: 5}
 def test_a_number_that_is_no_card_is_an_error_never_another_card(make_pack, number):
     """Card numbers run from 0 to N-1. `(0 - 1).vp` used to read the last card's vp (a Python list index from
     the end): every number outside the range is now an error that names the range."""
-    rules = load(make_pack({"rules.yaml": one_action_rules(f"gain ({number}).vp vp", extra=TWO_CARDS)},
-                           manifest=tiny_manifest()))
+    rules = load(
+        make_pack({"rules.yaml": one_action_rules(f"gain ({number}).vp vp", extra=TWO_CARDS)}, manifest=tiny_manifest())
+    )
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
         _act(game)
@@ -369,8 +372,12 @@ def test_a_number_that_is_no_card_is_an_error_never_another_card(make_pack, numb
 
 
 def test_a_card_number_in_range_still_reads_its_card(make_pack):
-    rules = load(make_pack({"rules.yaml": one_action_rules("gain (1).vp vp\ngain (0).vp vp", goal="9",
-                                                           extra=TWO_CARDS)}, manifest=tiny_manifest()))
+    rules = load(
+        make_pack(
+            {"rules.yaml": one_action_rules("gain (1).vp vp\ngain (0).vp vp", goal="9", extra=TWO_CARDS)},
+            manifest=tiny_manifest(),
+        )
+    )
     game = Game.new(rules, 1, 0)
     _act(game)
     assert game.state["counters"]["P1"]["vp"] == 6

@@ -1,17 +1,18 @@
 """Untrusted effects: whatever a lint-clean effect text says, playing it either works or stops with a
 content error that names its line — never a Python exception, a hang, or a broken state."""
+
 from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+import invariants
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError
 from engine.runtime.rules import PackError, load
 from engine.runtime.session import play_randomly
-
-import invariants
 
 PACK = """kind: pack
 id: fuzz
@@ -89,8 +90,17 @@ effect: |
 %s
 """
 
-_CARDS = ["hand(me)", "deck", "pile", "row", "hand(next_player(me))", "(hand(me) where tag = shiny)",
-          "(pile where worth > 0)", "picked", "[top(deck)]"]
+_CARDS = [
+    "hand(me)",
+    "deck",
+    "pile",
+    "row",
+    "hand(next_player(me))",
+    "(hand(me) where tag = shiny)",
+    "(pile where worth > 0)",
+    "picked",
+    "[top(deck)]",
+]
 _NUMS = st.sampled_from(["0", "1", "2", "3", "count(hand(me))", "count(pile)", "(goal - 4)", "-1", "100"])
 _SIMPLE = st.one_of(
     st.builds("gain {} vp".format, _NUMS),
@@ -121,16 +131,19 @@ def _block(depth):
         return st.lists(_SIMPLE, min_size=1, max_size=4)
     compound = st.one_of(
         st.builds(lambda n, body: [f"repeat {n} times:"] + ["    " + b for b in body], _NUMS, _block(depth - 1)),
-        st.builds(lambda n, body: [f"if count(hand(me)) > {n}:"] + ["    " + b for b in body], _NUMS,
-                  _block(depth - 1)),
+        st.builds(
+            lambda n, body: [f"if count(hand(me)) > {n}:"] + ["    " + b for b in body], _NUMS, _block(depth - 1)
+        ),
         st.builds(lambda body: ["for each x in hand(me):"] + ["    " + b for b in body], _block(depth - 1)),
     )
     return st.lists(st.one_of(_SIMPLE.map(lambda s: [s]), compound), min_size=1, max_size=4).map(
-        lambda parts: [line for part in parts for line in part])
+        lambda parts: [line for part in parts for line in part]
+    )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(lines=_block(2), seed=st.integers(0, 2**16))
 def test_any_lint_clean_effect_plays_or_stops_with_a_content_error(tmp_path_factory, lines, seed):
     root = tmp_path_factory.mktemp("fuzz")
@@ -139,11 +152,11 @@ def test_any_lint_clean_effect_plays_or_stops_with_a_content_error(tmp_path_fact
     try:
         rules = load(root)
     except PackError:
-        return   # lint refused it: nothing to play
+        return  # lint refused it: nothing to play
     game = Game.new(rules, 2, seed)
     try:
         play_randomly(game, random.Random(seed), after=invariants.Watch(game), limit=60)
     except ContentError as exc:
         assert exc.message and rules.describe(exc).startswith(str(root / "world.yaml") + ":")
     except GameError as exc:
-        assert exc.code != "X302"       # nobody-can-answer
+        assert exc.code != "X302"  # nobody-can-answer

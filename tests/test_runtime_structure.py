@@ -1,5 +1,6 @@
 """The runtime's shape (issue 16, item 4): modules that do not import each other in a circle, a protocol
 module that imports none of the game, and a typed state that says every key the state really has."""
+
 from __future__ import annotations
 
 import ast
@@ -12,7 +13,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from engine.runtime import rules as rules_module, state as state_module
+from engine.runtime import rules as rules_module
+from engine.runtime import state as state_module
 from engine.runtime.game import Game
 from engine.runtime.session import play_randomly
 
@@ -28,7 +30,7 @@ def relative_imports(source: str, module: str, is_package: bool = False) -> set[
     found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level:
-            base = ".".join(package[:len(package) - node.level + 1] + ([node.module] if node.module else []))
+            base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
             if node.module:
                 found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
@@ -51,11 +53,19 @@ def import_graph(directory: Path, package: str = "engine.runtime") -> nx.DiGraph
 
 
 def test_the_import_finder_sees_every_kind_of_relative_import():
-    source = ("from .a import x\nfrom . import b, c\nfrom ..d import e\n"
-              "def f():\n    from .g import h\n    if True:\n        from . import i\n")
+    source = (
+        "from .a import x\nfrom . import b, c\nfrom ..d import e\n"
+        "def f():\n    from .g import h\n    if True:\n        from . import i\n"
+    )
     found = relative_imports(source, "engine.runtime.m")
-    assert {"engine.runtime.a", "engine.runtime.b", "engine.runtime.c", "engine.d", "engine.runtime.g",
-            "engine.runtime.i"} <= found
+    assert {
+        "engine.runtime.a",
+        "engine.runtime.b",
+        "engine.runtime.c",
+        "engine.d",
+        "engine.runtime.g",
+        "engine.runtime.i",
+    } <= found
 
 
 def test_a_cycle_is_found_and_named(tmp_path):
@@ -71,7 +81,7 @@ def test_no_runtime_module_imports_itself_in_a_circle():
     """game -> driver -> game and the like made the order of imports matter and every module need every
     other: each module now imports only those below it (imports inside functions count too)."""
     graph = import_graph(RUNTIME)
-    assert graph.number_of_edges() > 30          # the finder sees the runtime's imports
+    assert graph.number_of_edges() > 30  # the finder sees the runtime's imports
     cycles = sorted((c for c in nx.simple_cycles(graph)), key=len)
     named = [" -> ".join(m.rsplit(".", 1)[-1] for m in c + c[:1]) for c in cycles[:5]]
     assert not cycles, f"{len(cycles)} import cycles in engine/runtime, e.g.: " + "; ".join(named)
@@ -109,8 +119,9 @@ def undeclared(value, typed, where="state") -> list[str]:
         return [f"{where} is {type(value).__name__}, not a {typed.__name__}"]
     keys, nested = _fields(typed)
     problems = [f"{where}[{key!r}] is not declared in state.{typed.__name__}" for key in value.keys() - keys]
-    problems += [f"{where} lacks {key!r}, required by state.{typed.__name__}"
-                 for key in typed.__required_keys__ - value.keys()]
+    problems += [
+        f"{where} lacks {key!r}, required by state.{typed.__name__}" for key in typed.__required_keys__ - value.keys()
+    ]
     for key, inner, many in nested:
         if value.get(key) is None:
             continue
@@ -154,7 +165,7 @@ def test_every_state_of_seeded_games_has_the_keys_its_types_declare(packs):
         for players in range(low, high + 1):
             _each_state(rules, players, players, 1_500, functools.partial(look, where=f"{name}, {players} players"))
     kinds = set(typing.get_args(typing.get_type_hints(state_module.Pending)["kind"]))
-    assert kinds <= seen["kinds"], seen["kinds"]       # every kind of decision was checked
+    assert kinds <= seen["kinds"], seen["kinds"]  # every kind of decision was checked
     assert all(seen[k] for k in ("frames", "attempts", "answers", "ending", "over")), seen
 
 
@@ -168,10 +179,15 @@ def test_the_state_check_fails_on_a_key_without_its_type(packs):
     assert len(problems) == 3 and any("new_thing" in p for p in problems) and any("extra" in p for p in problems)
 
 
-SCHEMA_OF = {   # each TypedDict and where the save schema describes the same object
-    "State": (), "Snapshot": ("$defs", "snapshot"), "Turn": ("properties", "turn"),
-    "Frame": ("$defs", "frame"), "Pending": ("$defs", "pending"), "Ending": ("$defs", "ending"),
-    "Result": ("$defs", "result"), "Attempt": ("$defs", "attempt"),
+SCHEMA_OF = {  # each TypedDict and where the save schema describes the same object
+    "State": (),
+    "Snapshot": ("$defs", "snapshot"),
+    "Turn": ("properties", "turn"),
+    "Frame": ("$defs", "frame"),
+    "Pending": ("$defs", "pending"),
+    "Ending": ("$defs", "ending"),
+    "Result": ("$defs", "result"),
+    "Attempt": ("$defs", "attempt"),
 }
 
 

@@ -1,6 +1,7 @@
 """`knap lint --format sarif` writes valid SARIF 2.1.0 whose artifact URIs are RFC 3986 URIs: relative ones
 percent-encoded against `%SRCROOT%` (the working folder, a `file://` URI ending in `/`), files outside the
 working folder as absolute `file://` URIs (sarif-multitool's SARIF1002 and SARIF1004)."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,6 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import jsonschema
 import pytest
-
 from conftest import REPO, write_tree
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -24,10 +24,13 @@ _PATH_ABEMPTY = f"(?:/{_SEGMENT})*"
 _PATH_ABSOLUTE = f"/(?:{_SEGMENT_NZ}(?:/{_SEGMENT})*)?"
 _AUTHORITY = f"(?:(?:{_UNRESERVED}|{_PCT}|{_SUB}|:)*@)?(?:{_UNRESERVED}|{_PCT}|{_SUB})*(?::[0-9]*)?"
 _QUERY_OR_FRAGMENT = f"(?:\\?(?:{_PCHAR}|[/?])*)?(?:#(?:{_PCHAR}|[/?])*)?"
-_URI = re.compile(f"[A-Za-z][A-Za-z0-9+\\-.]*:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|"
-                  f"{_SEGMENT_NZ}(?:/{_SEGMENT})*)?{_QUERY_OR_FRAGMENT}")
-_RELATIVE_REF = re.compile(f"(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|"
-                           f"{_SEGMENT_NZ_NC}(?:/{_SEGMENT})*)?{_QUERY_OR_FRAGMENT}")
+_URI = re.compile(
+    f"[A-Za-z][A-Za-z0-9+\\-.]*:(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|"
+    f"{_SEGMENT_NZ}(?:/{_SEGMENT})*)?{_QUERY_OR_FRAGMENT}"
+)
+_RELATIVE_REF = re.compile(
+    f"(?://{_AUTHORITY}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_SEGMENT_NZ_NC}(?:/{_SEGMENT})*)?{_QUERY_OR_FRAGMENT}"
+)
 
 FORMATS = jsonschema.FormatChecker()
 
@@ -68,8 +71,10 @@ def _sarif(knap, target):
     code, out, err = knap("lint", target, "--no-cache", "--format", "sarif")
     assert code == 1, err
     log = json.loads(out)
-    errors = [f"{list(e.path)}: {e.message}" for e in
-              jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS).iter_errors(log)]
+    errors = [
+        f"{list(e.path)}: {e.message}"
+        for e in jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS).iter_errors(log)
+    ]
     assert not errors, "\n".join(errors[:10])
     return _locations(log)
 
@@ -93,9 +98,9 @@ def test_relative_uris_are_percent_encoded_against_srcroot(odd_names, knap, monk
     assert _file_of(base) == Path.cwd()
     found = set()
     for location in locations:
-        assert location["uriBaseId"] == "%SRCROOT%"                  # SARIF1004: a relative URI has a base
+        assert location["uriBaseId"] == "%SRCROOT%"  # SARIF1004: a relative URI has a base
         assert _RELATIVE_REF.fullmatch(location["uri"]) and not location["uri"].startswith("/"), location
-        found.add(_file_of(urljoin(base, location["uri"])))         # SARIF1002: it resolves to the file
+        found.add(_file_of(urljoin(base, location["uri"])))  # SARIF1002: it resolves to the file
     assert found == {odd_names / name for name in NAMES}
 
 
@@ -105,6 +110,6 @@ def test_files_outside_the_working_folder_are_absolute_file_uris(odd_names, knap
     monkeypatch.chdir(inside)
     _, locations = _sarif(knap, "../odd")
     for location in locations:
-        assert "uriBaseId" not in location, location                 # SARIF1004: absolute, so no base
+        assert "uriBaseId" not in location, location  # SARIF1004: absolute, so no base
         assert _URI.fullmatch(location["uri"]) and location["uri"].startswith("file:///"), location
     assert {_file_of(loc["uri"]) for loc in locations} == {odd_names / name for name in NAMES}

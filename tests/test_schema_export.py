@@ -1,16 +1,19 @@
 """`knap schema export`: self-contained draft-07 copies that give the same verdict as our schemas."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from engine import resources, schema_check
-from engine.packs import discover
-from engine.yamlload import load_file
+from engine.content import schema as schema_check
+from engine.content.packs import discover
+from engine.content.yamlload import load_file
+from engine.files import resources
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -18,7 +21,8 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def exported_dirs(tmp_path_factory):
     """draft -> folder of a fresh `knap schema export --draft DRAFT`."""
-    from engine.cli import main
+    from engine.commands.cli import main
+
     dirs = {}
     for draft in ("draft-07", "2020-12"):
         dirs[draft] = tmp_path_factory.mktemp(draft)
@@ -55,6 +59,7 @@ def test_exports_are_self_contained_draft_07(exported):
 
 def test_every_property_has_a_description_and_an_example(exported):
     """Editors show the description on hover and offer the example."""
+
     def walk(schema, where):
         for key, prop in schema.get("properties", {}).items():
             assert prop.get("description"), f"{where}.{key} has no description"
@@ -63,19 +68,23 @@ def test_every_property_has_a_description_and_an_example(exported):
         for sub in ("items", "additionalProperties"):
             if isinstance(schema.get(sub), dict):
                 walk(schema[sub], f"{where}.{sub}")
+
     for name, schema in exported.items():
         walk(schema, name)
 
 
 def _broken_variants(data):
     """A few schema-breaking edits of a valid document: each kind of violation once."""
-    yield {k: v for k, v in data.items() if k != "id"}                       # missing required
-    yield {**data, "colour": "red"}                                           # unknown property
-    yield {**data, "id": "Not An Id"}                                         # pattern
-    yield {**data, "id": 7}                                                   # type
-    yield {**data, "provenance": "invented"}                                  # enum
-    yield {**data, "provenance": "placeholder", "reason": None} if "reason" in data else \
-        {**data, "provenance": "placeholder"}                                # missing reason
+    yield {k: v for k, v in data.items() if k != "id"}  # missing required
+    yield {**data, "colour": "red"}  # unknown property
+    yield {**data, "id": "Not An Id"}  # pattern
+    yield {**data, "id": 7}  # type
+    yield {**data, "provenance": "invented"}  # enum
+    yield (
+        {**data, "provenance": "placeholder", "reason": None}
+        if "reason" in data
+        else {**data, "provenance": "placeholder"}
+    )  # missing reason
 
 
 @pytest.mark.parametrize("draft", ["draft-07", "2020-12"])
@@ -96,7 +105,7 @@ def test_exported_copies_give_the_same_verdict_as_the_source_schemas(exported_di
         ours = not schema_check.validate(data, "x.yaml", 0)
         theirs = document.is_valid(data)
         assert ours == theirs, data
-        if data.get("kind") in kinds:   # the fast path agrees with jsonschema, document by document
+        if data.get("kind") in kinds:  # the fast path agrees with jsonschema, document by document
             assert schema_check.is_valid(data["kind"], data) == ours, data
         if data.get("kind") in kinds:
             assert kinds[data["kind"]].is_valid(data) == ours, data
@@ -119,11 +128,21 @@ def test_content_files_name_their_schema():
         assert target.is_file(), (path, target)
 
 
-_leaf = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(
-    ["axe", "Axe", "forest", "player", "table", "deck", "placeholder", "1.0.0", "x y", "", "gain 1 vp"]))
-_value = st.recursive(_leaf, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                     st.dictionaries(st.sampled_from(["a", "vp", "min", "max"]),
-                                                                     inner, max_size=3)), max_leaves=8)
+_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from(
+        ["axe", "Axe", "forest", "player", "table", "deck", "placeholder", "1.0.0", "x y", "", "gain 1 vp"]
+    ),
+)
+_value = st.recursive(
+    _leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "vp", "min", "max"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -141,10 +160,12 @@ def test_fast_validator_agrees_with_jsonschema(kind, data):
 
 # ---------------------------------------------------------------- editors' strict loaders (ajv)
 
+
 def test_exported_copies_pass_ajv_strict_mode_in_both_drafts(exported_dirs):
     """The real ajv (`new Ajv({strict: true})`, `Ajv2020` for 2020-12) compiles every exported copy:
     no unknown keyword (`x-dsl`, `x-ref`), no union type, no undeclared `required` name."""
     from yls import run_ajv
+
     files = sorted(p for folder in exported_dirs.values() for p in folder.glob("*.json"))
     result = run_ajv(files)
     assert len(result["files"]) == len(files) >= 2 * len(schema_check.kinds())
@@ -156,10 +177,18 @@ def test_exported_copies_pass_ajv_strict_mode_in_both_drafts(exported_dirs):
 def test_ajv_check_reports_what_strict_mode_refuses(tmp_path):
     """The harness can fail: a schema with an `x-` keyword, a union type and an undeclared required name."""
     from yls import run_ajv
+
     bad = tmp_path / "bad.schema.json"
-    bad.write_text(json.dumps({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                               "properties": {"a": {"type": ["string", "integer"], "x-ref": "card"}},
-                               "oneOf": [{"required": ["b"]}]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"a": {"type": ["string", "integer"], "x-ref": "card"}},
+                "oneOf": [{"required": ["b"]}],
+            }
+        )
+    )
     errors = " ".join(run_ajv([bad])["files"][str(bad)]["errors"])
     assert "x-ref" in errors and "allowUnionTypes" in errors and '"b"' in errors
 
@@ -185,23 +214,35 @@ def _schemas(depth=2):
         st.builds(lambda t: {"type": t}, st.one_of(_types, st.lists(_types, min_size=2, max_size=3, unique=True))),
         st.builds(lambda names: {"required": names}, st.lists(_names, min_size=1, max_size=2, unique=True)),
         st.sampled_from([{"x-ref": "card"}, {"x-dsl": "effect"}, {"minItems": 1}, {"maxLength": 0}]),
-        st.builds(lambda values: {"enum": values}, st.lists(st.sampled_from([1, "a", None, True]), min_size=1,
-                                                            max_size=3, unique=True)))
+        st.builds(
+            lambda values: {"enum": values},
+            st.lists(st.sampled_from([1, "a", None, True]), min_size=1, max_size=3, unique=True),
+        ),
+    )
     if depth > 0:
         inner = _schemas(depth - 1)
-        simple = st.one_of(simple, st.one_of(
-            st.builds(lambda props: {"properties": props}, st.dictionaries(_names, inner, min_size=1, max_size=2)),
-            st.builds(lambda sub: {"additionalProperties": sub}, st.one_of(st.booleans(), inner)),
-            st.builds(lambda sub: {"patternProperties": {"^x": sub}}, inner),
-            st.builds(lambda key, subs: {key: subs}, st.sampled_from(["allOf", "anyOf", "oneOf"]),
-                      st.lists(inner, min_size=1, max_size=2)),
-            st.builds(lambda key, sub: {key: sub}, st.sampled_from(["not", "if", "then", "else", "items"]), inner)))
+        simple = st.one_of(
+            simple,
+            st.one_of(
+                st.builds(lambda props: {"properties": props}, st.dictionaries(_names, inner, min_size=1, max_size=2)),
+                st.builds(lambda sub: {"additionalProperties": sub}, st.one_of(st.booleans(), inner)),
+                st.builds(lambda sub: {"patternProperties": {"^x": sub}}, inner),
+                st.builds(
+                    lambda key, subs: {key: subs},
+                    st.sampled_from(["allOf", "anyOf", "oneOf"]),
+                    st.lists(inner, min_size=1, max_size=2),
+                ),
+                st.builds(lambda key, sub: {key: sub}, st.sampled_from(["not", "if", "then", "else", "items"]), inner),
+            ),
+        )
     return st.lists(simple, min_size=1, max_size=3).map(lambda parts: {k: v for part in parts for k, v in part.items()})
 
 
-_instances = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(0, 2), st.sampled_from(["", "a"])),
-                          lambda inner: st.one_of(st.lists(inner, max_size=2),
-                                                  st.dictionaries(_names, inner, max_size=3)), max_leaves=6)
+_instances = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(0, 2), st.sampled_from(["", "a"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=2), st.dictionaries(_names, inner, max_size=3)),
+    max_leaves=6,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -212,7 +253,9 @@ def test_editor_safe_rewrite_never_changes_a_verdict(schema, instances):
     """Dropping `x-` marks, splitting union types and declaring required names accepts and rejects
     exactly what the schema did, in both drafts (random schemas and documents)."""
     import copy
-    from engine.schema_export import editor_safe
+
+    from engine.commands.schema_export import editor_safe
+
     rewritten = editor_safe(copy.deepcopy(schema))
     assert '"x-ref"' not in json.dumps(rewritten) and '"x-dsl"' not in json.dumps(rewritten)
     for validator in (Draft7Validator, Draft202012Validator):
@@ -222,7 +265,8 @@ def test_editor_safe_rewrite_never_changes_a_verdict(schema, instances):
 
 
 def test_export_into_a_file_is_a_clear_error(tmp_path, capsys):
-    from engine.cli import main
+    from engine.commands.cli import main
+
     blocker = tmp_path / "taken"
     blocker.write_text("a file, not a folder")
     assert main(["schema", "export", str(blocker / "schemas")]) == 1
@@ -231,6 +275,7 @@ def test_export_into_a_file_is_a_clear_error(tmp_path, capsys):
 
 
 def test_schema_without_an_action_is_a_usage_error(capsys):
-    from engine.cli import main
+    from engine.commands.cli import main
+
     assert main(["schema"]) == 2
     assert "ACTION" in capsys.readouterr().err

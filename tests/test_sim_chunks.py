@@ -1,5 +1,6 @@
 """tools/sim_chunks.py: a long `knap sim` run played in chunks of seeds adds up to the same run played at once
 (docs/calibration.md's 1,000-game runs were played so, over sittings)."""
+
 from __future__ import annotations
 
 import json
@@ -9,23 +10,73 @@ import sys
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tools"))
-import sim_chunks  # noqa: E402
+import sim_chunks
 
 
 def test_chunks_add_up_to_the_whole_run(tmp_path, knap):
     chunks = tmp_path / "chunks"
-    done = subprocess.run([sys.executable, "tools/sim_chunks.py", "cro-magnon", "--players", "2", "--agents", "random",
-                           "-n", "6", "--chunk", "4", "--out", str(chunks)], cwd=REPO, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "tools/sim_chunks.py",
+            "cro-magnon",
+            "--players",
+            "2",
+            "--agents",
+            "random",
+            "-n",
+            "6",
+            "--chunk",
+            "4",
+            "--out",
+            str(chunks),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in chunks.glob("*.json")) == ["random-2-0.json", "random-2-4.json"]
-    again = subprocess.run([sys.executable, "tools/sim_chunks.py", "cro-magnon", "--players", "2", "--agents",
-                            "random", "-n", "6", "--chunk", "4", "--out", str(chunks)], cwd=REPO, capture_output=True,
-                           text=True, timeout=300)
-    assert again.returncode == 0 and "done" not in again.stderr        # every chunk was there: nothing played
+    again = subprocess.run(
+        [
+            sys.executable,
+            "tools/sim_chunks.py",
+            "cro-magnon",
+            "--players",
+            "2",
+            "--agents",
+            "random",
+            "-n",
+            "6",
+            "--chunk",
+            "4",
+            "--out",
+            str(chunks),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0 and "done" not in again.stderr  # every chunk was there: nothing played
     whole = tmp_path / "whole.json"
-    code, _, _ = knap("sim", "cro-magnon", "-n", "6", "--players", "2", "--agents", "random", "--jobs", "1",
-                      "--format", "json", "--output", str(whole))
+    code, _, _ = knap(
+        "sim",
+        "cro-magnon",
+        "-n",
+        "6",
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--output",
+        str(whole),
+    )
     assert code == 0
     expected = json.loads(whole.read_text())
     (run,) = sim_chunks.summary(chunks)["runs"]

@@ -1,4 +1,5 @@
 """`knap sim --compare PACK_A PACK_B`: two variants of a game played with the same seeds, side by side."""
+
 from __future__ import annotations
 
 import io
@@ -13,8 +14,8 @@ import pytest
 from rich.console import Console
 from scenario import ROOT
 
-from engine import play_cli
-from engine.packs import resolve_target
+from engine.commands import play as play_cli
+from engine.content.packs import resolve_target
 from engine.runtime import sim
 
 PACK = "cro-magnon"
@@ -50,8 +51,9 @@ def _all_differences(value):
 
 def test_compare_prints_both_packs_side_by_side_and_writes_json(knap, tmp_path, more_action_points):
     out = tmp_path / "comparison.json"
-    code, printed, _ = knap("sim", "--compare", PACK, more_action_points, "-n", "20", "--players", "2",
-                            "--jobs", "2", "--json", out)
+    code, printed, _ = knap(
+        "sim", "--compare", PACK, more_action_points, "-n", "20", "--players", "2", "--jobs", "2", "--json", out
+    )
     assert code == 0
     assert f"A = {PACK}" in printed and f"B = {more_action_points}" in printed
     assert "seeds 0–19 for both" in printed
@@ -74,8 +76,7 @@ def test_compare_prints_both_packs_side_by_side_and_writes_json(knap, tmp_path, 
     assert turns["difference"] == pytest.approx(turns["b"]["mean"] - turns["a"]["mean"], abs=1e-3)
     assert turns["ci95"][0] <= turns["difference"] <= turns["ci95"][1]
     assert turns["significant"] == (turns["ci95"][0] > 0 or turns["ci95"][1] < 0)
-    assert differences["final"]["measure"] == "mean_score" and differences["final"]["counter"] == {"a": "vp",
-                                                                                                    "b": "vp"}
+    assert differences["final"]["measure"] == "mean_score" and differences["final"]["counter"] == {"a": "vp", "b": "vp"}
     for seat in differences["seats"]:
         assert seat["difference"] == pytest.approx(seat["b"]["rate"] - seat["a"]["rate"], abs=1e-3)
         assert -1 <= seat["ci95"][0] <= seat["difference"] <= seat["ci95"][1] <= 1
@@ -85,8 +86,9 @@ def test_the_same_pack_twice_plays_the_same_games(knap, tmp_path):
     """Same seeds, same agents, same pack: identical summaries and every difference exactly 0; and each
     side is what plain `knap sim` reports for that pack."""
     out, plain = tmp_path / "comparison.json", tmp_path / "plain.json"
-    code, _, _ = knap("sim", "--compare", PACK, PACK, "-n", "20", "--seed", "5", "--agents", "random",
-                      "--jobs", "2", "--json", out)
+    code, _, _ = knap(
+        "sim", "--compare", PACK, PACK, "-n", "20", "--seed", "5", "--agents", "random", "--jobs", "2", "--json", out
+    )
     assert code == 0
     comparison = json.loads(out.read_text())
     assert comparison["a"] == comparison["b"]
@@ -94,21 +96,38 @@ def test_the_same_pack_twice_plays_the_same_games(knap, tmp_path):
     assert differences and all(d == 0 for d in differences)
     assert not any(s["significant"] for s in comparison["differences"]["seats"])
     assert not comparison["differences"]["turns"]["significant"]
-    assert knap("sim", PACK, "-n", "20", "--seed", "5", "--agents", "random", "--jobs", "1",
-                "--json", plain)[0] == 0
+    assert knap("sim", PACK, "-n", "20", "--seed", "5", "--agents", "random", "--jobs", "1", "--json", plain)[0] == 0
     assert json.loads(plain.read_text()) == comparison["a"]
 
 
 def test_stalled_games_are_counted_per_pack_with_their_logs(knap, tmp_path, more_action_points):
     logs = tmp_path / "logs"
-    code, printed, _ = knap("sim", "--compare", PACK, more_action_points, "-n", "2", "--max-rounds", "2",
-                            "--jobs", "1", "--log-dir", logs, "--json", tmp_path / "c.json")
+    code, printed, _ = knap(
+        "sim",
+        "--compare",
+        PACK,
+        more_action_points,
+        "-n",
+        "2",
+        "--max-rounds",
+        "2",
+        "--jobs",
+        "1",
+        "--log-dir",
+        logs,
+        "--json",
+        tmp_path / "c.json",
+    )
     assert code == 0
     differences = json.loads((tmp_path / "c.json").read_text())["differences"]
     assert differences["stalled"] == {"a": 2, "b": 2, "difference": 0}
     assert differences["endings"] == {sim.STALLED: {"a": 2, "b": 2, "difference": 0}}
     assert sorted(p.relative_to(logs).as_posix() for p in logs.rglob("*.json")) == [
-        "a/seed-0.json", "a/seed-1.json", "b/seed-0.json", "b/seed-1.json"]
+        "a/seed-0.json",
+        "a/seed-1.json",
+        "b/seed-0.json",
+        "b/seed-1.json",
+    ]
     assert "A: 2 game(s) stalled" in printed and "B: 2 game(s) stalled" in printed
 
 
@@ -130,7 +149,7 @@ def test_newcombe_interval_of_two_rates():
     assert d == 0 and -1 <= low < 0 < high <= 1
     d, low, high = sim.newcombe(0, 5, 5, 5)
     assert d == 1 and 0 < low < high == 1
-    d, low, high = sim.newcombe(1.5, 3, 1.5, 3)   # shared wins count as fractions
+    d, low, high = sim.newcombe(1.5, 3, 1.5, 3)  # shared wins count as fractions
     assert d == 0 and low == -high
 
 
@@ -147,8 +166,15 @@ def _rules(counter):
 
 
 def _game(seed, winners, scores=None, reason="goal", turns=10):
-    return {"index": seed, "seed": seed, "winners": winners, "scores": scores or {}, "reason": reason,
-            "turns": turns, "decisions": turns * 3}
+    return {
+        "index": seed,
+        "seed": seed,
+        "winners": winners,
+        "scores": scores or {},
+        "reason": reason,
+        "turns": turns,
+        "decisions": turns * 3,
+    }
 
 
 def test_without_a_score_counter_the_share_of_games_won_is_compared():
@@ -188,12 +214,18 @@ def test_usage_errors_exit_2_without_a_traceback(knap, tmp_path):
     assert code == 2 and "for 2 to 4 players, not 5" in err
     code, _, err = knap("sim", "--compare", PACK, tmp_path / "nowhere")
     assert code == 2 and "not a pack folder" in err
-    code, _, err = knap("sim", "--compare", PACK, "cro-magnon-solo")      # 2 to 4 players, and 1
+    code, _, err = knap("sim", "--compare", PACK, "cro-magnon-solo")  # 2 to 4 players, and 1
     assert code == 2 and "no player count in common" in err
     assert len(err.strip().splitlines()) == 1
     # and as users run it
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "sim"], cwd=ROOT, text=True, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "sim"],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.startswith("knap: ")
 
 
@@ -207,8 +239,20 @@ def test_games_that_end_in_an_error_exit_1_and_are_shown(knap, tmp_path, monkeyp
         return played(game, seats)
 
     monkeypatch.setattr(sim, "play_out", broken_b)
-    code, printed, _ = knap("sim", "--compare", PACK, more_action_points, "-n", "2", "--max-rounds", "2",
-                            "--jobs", "1", "--json", tmp_path / "c.json")
+    code, printed, _ = knap(
+        "sim",
+        "--compare",
+        PACK,
+        more_action_points,
+        "-n",
+        "2",
+        "--max-rounds",
+        "2",
+        "--jobs",
+        "1",
+        "--json",
+        tmp_path / "c.json",
+    )
     assert code == 1
     assert "B, seed 0: RuntimeError: a bug in B" in printed
     comparison = json.loads((tmp_path / "c.json").read_text())
@@ -216,8 +260,17 @@ def test_games_that_end_in_an_error_exit_1_and_are_shown(knap, tmp_path, monkeyp
     assert comparison["b"]["played"] == 0 and comparison["differences"]["turns"]["difference"] is None
 
 
-@pytest.mark.parametrize("values, median", [([11, 20, 80, 86], 50), ([86, 11, 80, 20], 50), ([1, 2], 1.5),
-                                            ([7], 7), ([3, 1, 2], 2), ([10**400, 10**400 + 2], 10**400 + 1)])
+@pytest.mark.parametrize(
+    "values, median",
+    [
+        ([11, 20, 80, 86], 50),
+        ([86, 11, 80, 20], 50),
+        ([1, 2], 1.5),
+        ([7], 7),
+        ([3, 1, 2], 2),
+        ([10**400, 10**400 + 2], 10**400 + 1),
+    ],
+)
 def test_the_median_of_an_even_count_is_the_mean_of_the_two_middle_values(values, median):
     """A summary's median is what `statistics.median` says (4 games of 11, 20, 80 and 86 rounds: 50, not 80),
     and stays exact for numbers too large for a float."""
@@ -228,8 +281,9 @@ def test_the_summary_counts_a_game_played_in_rounds_in_rounds_and_gives_the_medi
     """A pack played in rounds (Neolithibum) is measured in rounds, not turns, as docs/calibration.md counts
     it, and the text gives the median beside the mean; the JSON says which unit `turns` counts."""
     out = tmp_path / "neo.json"
-    code, printed, _ = knap("sim", "neolithibum", "-n", "2", "--players", "3", "--jobs", "1", "--format", "json",
-                            "--output", out)
+    code, printed, _ = knap(
+        "sim", "neolithibum", "-n", "2", "--players", "3", "--jobs", "1", "--format", "json", "--output", out
+    )
     assert code == 0 and json.loads(out.read_text())["length_unit"] == "rounds"
     code, printed, _ = knap("sim", "neolithibum", "-n", "2", "--players", "3", "--jobs", "1")
     assert code == 0 and re.search(r"Game length: [\d.]+ rounds on average \(median [\d.]+, sd", printed), printed

@@ -1,6 +1,7 @@
 """The runtime's primitives for games where everyone acts at once (docs/runtime.md): `turns: rounds`,
 per-player card sets, `choose_secretly` (hidden simultaneous choices), `oracle` with outcomes and a
 pack's weights, and `knap play --oracle ask` (a person at the table answers the oracles)."""
+
 from __future__ import annotations
 
 import io
@@ -138,12 +139,11 @@ def test_a_secret_choice_shows_each_player_only_their_own_until_all_have_chosen(
         assert "Rock" not in json.dumps(after["log"]) and after["decision"]["prompt"] == "Which card do you show?"
         assert json.loads(before[p])["log"] == after["log"]
     imagined = game.determinized("P2", 7)
-    assert imagined.state["pending"]["answers"] == {} and sorted(imagined.state["pending"]["by"]) == \
-        ["P1", "P2", "P3"]
+    assert imagined.state["pending"]["answers"] == {} and sorted(imagined.state["pending"]["by"]) == ["P1", "P2", "P3"]
     assert game.view("P1")["decision"]["waiting_for"] == ["P2", "P3"]
     with pytest.raises(GameError) as caught:
-        game.apply(rock, "P2")          # P1's card is not P2's to play
-    assert caught.value.code == "X204"      # illegal-answer
+        game.apply(rock, "P2")  # P1's card is not P2's to play
+    assert caught.value.code == "X204"  # illegal-answer
     for p in ("P2", "P3"):
         game.apply(game.legal(p)[0], p)
     # cards from hands the others cannot see stay "a card" to them; each player reads their own
@@ -165,10 +165,10 @@ def test_rounds_have_no_menu_and_the_oracle_weights_come_from_the_pack(pack):
         decision = game.decision
         assert decision.kind == "oracle" and decision.players == [CHANCE]
         assert [round(x, 2) for x in decision.probabilities] == [0.6, 0.3, 0.1]
-        game.apply(0, CHANCE)                                  # "stands": P1 aimed at P2
+        game.apply(0, CHANCE)  # "stands": P1 aimed at P2
     assert game.state["counters"]["P2"]["vp"] == 2 and game.state["turn"]["number"] == 3
     assert "Round 3" in game.view("P1")["log"] and game.decision.kind == "secret"
-    assert hand(game, "P1") == ["paper", "rock", "shears"]          # round_end took them back
+    assert hand(game, "P1") == ["paper", "rock", "shears"]  # round_end took them back
 
 
 def test_random_round_games_end_and_replay(pack):
@@ -193,14 +193,38 @@ def test_knap_play_asks_the_person_at_the_table_for_oracles(pack):
     """`knap play PACK --oracle ask`: bots play every seat, the person answers each oracle (here: the
     tower always stands, so P1's target, P2, scores each round and wins after three)."""
     answers = io.StringIO("1\n" * 40)
-    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", str(pack), "--players", "2", "--agents",
-                             "random", "--oracle", "ask", "--log", str(pack / "game.json")],
-                            input=answers.getvalue(), capture_output=True, text=True, timeout=120, cwd=REPO)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine.commands.cli",
+            "play",
+            str(pack),
+            "--players",
+            "2",
+            "--agents",
+            "random",
+            "--oracle",
+            "ask",
+            "--log",
+            str(pack / "game.json"),
+        ],
+        input=answers.getvalue(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert result.returncode == 0, result.stderr
     assert "At the table: How did the tower land?" in result.stdout and "3. falls" in result.stdout
     log = json.loads((pack / "game.json").read_text())
     oracles = [answer for player, answer in log["decisions"] if player == CHANCE]
     assert oracles == [0, 0, 0] and log["result"]["winners"] == ["P2"]
-    replayed = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(pack / "game.json")],
-                              capture_output=True, text=True, timeout=120, cwd=REPO)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "replay", str(pack / "game.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert replayed.returncode == 0, replayed.stderr

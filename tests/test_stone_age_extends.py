@@ -1,8 +1,9 @@
-"""What a pack that extends another inherits and reports (engine/compose.py, `knap diff`, `knap lint --stats`),
+"""What a pack that extends another inherits and reports (engine/content/compose.py, `knap diff`, `knap lint --stats`),
 first on a toy pair of packs, then on Stone Age and The Mammoth Herd: the manifest's rule settings
 (`players`, `turns`) are inherited unless restated; `knap diff stone-age-mammoth-herd` lists exactly the
 documents, parameters and decks the expansion adds and changes; `knap lint --stats` counts the reference,
 placeholder and assumption values of both packs."""
+
 from __future__ import annotations
 
 import json
@@ -53,10 +54,18 @@ effect: |
 def toy(tmp_path, manifest_extra="", name="variant", extends="[base]", base_extra="turns: rounds\n"):
     """A base played in rounds (`turns: rounds`) and a pack extending it that does not restate that."""
     if not (tmp_path / "base").exists():
-        write(tmp_path / "base", {"pack.yaml": "kind: pack\nid: base\nname: Base\nversion: 1.0.0\n"
-                                               "players: {min: 1, max: 2}\n" + base_extra, "rules.yaml": TOY_RULES})
-    return write(tmp_path / name, {"pack.yaml": f"kind: pack\nid: {name}\nname: V\nversion: 1.0.0\n"
-                                                f"extends: {extends}\n" + manifest_extra})
+        write(
+            tmp_path / "base",
+            {
+                "pack.yaml": "kind: pack\nid: base\nname: Base\nversion: 1.0.0\n"
+                "players: {min: 1, max: 2}\n" + base_extra,
+                "rules.yaml": TOY_RULES,
+            },
+        )
+    return write(
+        tmp_path / name,
+        {"pack.yaml": f"kind: pack\nid: {name}\nname: V\nversion: 1.0.0\nextends: {extends}\n" + manifest_extra},
+    )
 
 
 def test_a_pack_that_extends_a_pack_played_in_rounds_is_played_in_rounds(tmp_path, lint_json):
@@ -119,8 +128,11 @@ def test_knap_diff_lists_exactly_what_the_expansion_adds_and_changes(knap):
     report = json.loads(out)
     assert code == 0 and report["base"] == ["stone_age"]
     assert {a["id"] for a in report["added"]} == added and len(report["added"]) == len(added) == 36
-    assert {c["id"] for c in report["changed"]} == patched == {"placement", "actions", "feeding", "open_places",
-                                                                "take_actions"}
+    assert (
+        {c["id"] for c in report["changed"]}
+        == patched
+        == {"placement", "actions", "feeding", "open_places", "take_actions"}
+    )
     assert all(c["how"] == "patched" and c["file"].endswith("herd.yaml") for c in report["changed"])
     assert report["removed"] == [] and "players" not in report and "turns" not in report
     assert report["parameters"] == {"herd_points": {"to": 10}} and set(report["decks"]) == {"herd"}
@@ -147,8 +159,9 @@ def test_lint_stats_count_the_provenance_of_both_packs(knap):
     stats = {s["pack"]: s["provenance"] for s in json.loads(out)["stats"]}
     base, own = _documents(BASE), _documents(EXPANSION)
     assert stats["stone-age"] == _marks(base)
-    inherited = [d for d in base if d["kind"] != "pack"] + \
-        [{"kind": "pack", "parameters": d.get("parameters")} for d in base if d["kind"] == "pack"]
+    inherited = [d for d in base if d["kind"] != "pack"] + [
+        {"kind": "pack", "parameters": d.get("parameters")} for d in base if d["kind"] == "pack"
+    ]
     expected = {k: _marks(inherited)[k] + _marks(own)[k] for k in stats["stone-age"]}
     assert stats["stone-age-mammoth-herd"] == expected
     assert stats["stone-age-mammoth-herd"]["placeholder"] - stats["stone-age"]["placeholder"] >= 16

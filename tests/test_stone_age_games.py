@@ -4,6 +4,7 @@ capacity, the per-area and village limits, counters (food, resources, agricultur
 one of the two end rules, replay exactly from their logs, and a game saved, loaded and continued ends as
 the game continued without saving. The greedy bot beats random ones; the terminal plays a whole game.
 tools/soak.py plays many more of the same games (2,000 per player count) outside CI."""
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,7 @@ from engine.runtime.rules import load
 
 REPO = Path(__file__).resolve().parent.parent
 PACK = REPO / "content" / "stone-age"
-GAMES_PER_COUNT = 3        # tools/soak.py plays 2,000 per player count
+GAMES_PER_COUNT = 3  # tools/soak.py plays 2,000 per player count
 ENDS = ("display_cannot_refill", "building_pile_empty")
 
 
@@ -30,7 +31,7 @@ def rules():
     return load(PACK)
 
 
-StoneAgeWatch = Watch     # the places' limits of the reference are checked for this pack: pack_invariants.py
+StoneAgeWatch = Watch  # the places' limits of the reference are checked for this pack: pack_invariants.py
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -66,8 +67,9 @@ def test_the_watch_catches_a_figure_too_many(rules):
 def test_greedy_beats_random(knap, tmp_path):
     """`knap sim stone-age` with a greedy bot against a random one: greedy wins (it buys what scores)."""
     out_json = tmp_path / "summary.json"
-    code, out, _ = knap("sim", "stone-age", "-n", "1", "--players", "2", "--agents", "greedy,random",
-                        "--jobs", "1", "--json", out_json)
+    code, out, _ = knap(
+        "sim", "stone-age", "-n", "1", "--players", "2", "--agents", "greedy,random", "--jobs", "1", "--json", out_json
+    )
     summary = json.loads(out_json.read_text())
     assert code == 0 and summary["errors"] == 0 and summary["played"] == 1
     assert "Win rate by seat" in out and set(summary["endings"]) <= set(ENDS)
@@ -80,15 +82,40 @@ def test_knap_play_with_a_person_at_the_terminal(tmp_path):
     and over (a number the question does not take is asked again: a die's face, how many figures); bots
     play the rest; the game ends and its log replays."""
     answers = "2\n1\n3\n4\n5\n6\n" * 1000 + "q\n"
-    result = subprocess.run([sys.executable, "-m", "engine.cli", "play", "stone-age", "--players", "3",
-                             "--human", "1", "--seed", "2", "--agents", "random",
-                             "--log", str(tmp_path / "g.json")],
-                            input=answers, capture_output=True, text=True, timeout=600, cwd=REPO)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine.commands.cli",
+            "play",
+            "stone-age",
+            "--players",
+            "3",
+            "--human",
+            "1",
+            "--seed",
+            "2",
+            "--agents",
+            "random",
+            "--log",
+            str(tmp_path / "g.json"),
+        ],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
     out = result.stdout
     assert "Where do you place figures?" in out and "Hunting grounds" in out
     assert "Which die do you take?" in out or "The dice are rolled" in out or "Buy this" in out
     assert "The game ends. Winner(s)" in out
-    replayed = subprocess.run([sys.executable, "-m", "engine.cli", "replay", str(tmp_path / "g.json")],
-                              capture_output=True, text=True, timeout=600, cwd=REPO)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "replay", str(tmp_path / "g.json")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr

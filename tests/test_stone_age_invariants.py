@@ -3,6 +3,7 @@ after every decision (in the game tests and in tools/soak.py): each check is sho
 a score changed outside the rules (generic: any pack), a card moved outside the rules, a figure lost, a
 resource area over its players' limit (but not where the mammoth stands), food below 0 — and the soak runs
 them."""
+
 from __future__ import annotations
 
 import random
@@ -39,8 +40,11 @@ def test_a_forged_score_change_is_caught_at_the_next_decision(packs, pack):
     decisions, are within every bound the counter has; the Watch still names the score and the decision."""
     game, watch = _played(packs[pack])
     game.state["counters"]["P1"]["vp"] += 3
-    with pytest.raises(AssertionError, match=r"P1's vp is -?\d+ after decision \d+, but the rules make it -?\d+: it "
-                                             r"changed outside the rules"):
+    with pytest.raises(
+        AssertionError,
+        match=r"P1's vp is -?\d+ after decision \d+, but the rules make it -?\d+: it "
+        r"changed outside the rules",
+    ):
         watch(game)
 
 
@@ -81,10 +85,13 @@ def _three_colours_on(game, area):
 
 @pytest.mark.parametrize("pack", ["stone-age", "stone-age-mammoth-herd"])
 def test_a_resource_area_over_the_players_limit_is_caught(packs, pack):
-    """"Capacities": with 3 players at most 2 colours on a resource area."""
+    """ "Capacities": with 3 players at most 2 colours on a resource area."""
     game, watch = _played(packs[pack], players=3)
-    area = next(a for n, a in enumerate(game.params["resource_areas"], 1)
-                if n != game.state["counters"]["table"].get("mammoth_area", 0))
+    area = next(
+        a
+        for n, a in enumerate(game.params["resource_areas"], 1)
+        if n != game.state["counters"]["table"].get("mammoth_area", 0)
+    )
     _three_colours_on(game, area)
     with pytest.raises(AssertionError, match=f"3 colours on {area}"):
         watch.pack_checks[0](game)
@@ -95,7 +102,7 @@ def test_where_the_mammoth_stands_the_players_limit_is_lifted(packs):
     game, watch = _played(packs["stone-age-mammoth-herd"], players=3)
     game.state["counters"]["table"]["mammoth_area"] = 2
     _three_colours_on(game, game.params["resource_areas"][1])
-    watch.pack_checks[0](game)          # no complaint
+    watch.pack_checks[0](game)  # no complaint
 
 
 def test_food_below_zero_is_caught(packs):
@@ -109,8 +116,13 @@ def test_food_below_zero_is_caught(packs):
 def test_the_soak_checks_them_after_every_decision():
     """tools/soak.py plays with the same Watch: a few games of each pack end without error."""
     for pack in ("stone-age", "stone-age-mammoth-herd"):
-        done = subprocess.run([sys.executable, "tools/soak.py", pack, "-n", "1", "--players", "2", "--jobs", "1"],
-                              capture_output=True, text=True, timeout=600, cwd=REPO)
+        done = subprocess.run(
+            [sys.executable, "tools/soak.py", pack, "-n", "1", "--players", "2", "--jobs", "1"],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=REPO,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "2 players: 1 of 1 games ended without error" in done.stdout
         assert "invariants checked after each" in done.stdout
@@ -123,16 +135,32 @@ def test_a_soak_cut_short_goes_on_from_its_record(tmp_path):
     record = tmp_path / "soak.jsonl"
 
     def soak(games):
-        done = subprocess.run([sys.executable, "tools/soak.py", "stone-age", "-n", str(games), "--players", "2",
-                               "--jobs", "1", "--record", str(record)], capture_output=True, text=True, timeout=600,
-                              cwd=REPO)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "tools/soak.py",
+                "stone-age",
+                "-n",
+                str(games),
+                "--players",
+                "2",
+                "--jobs",
+                "1",
+                "--record",
+                str(record),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=REPO,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         return done
 
     soak(1)
     first = record.read_text().splitlines()
     assert len(first) == 1 and '"seed": 0' in first[0]
-    record.write_text(first[0] + "\n" + first[0][:25] + "\n")       # seed 1 was being written when the run died
+    record.write_text(first[0] + "\n" + first[0][:25] + "\n")  # seed 1 was being written when the run died
     again = soak(2)
     assert "1 games already in" in again.stderr and "playing the 1 others" in again.stderr
     assert "2 players: 2 of 2 games ended without error" in again.stdout
@@ -142,6 +170,7 @@ def test_a_soak_cut_short_goes_on_from_its_record(tmp_path):
 def _soak_module(rules):
     sys.path.insert(0, str(REPO / "tools"))
     import soak
+
     soak.RULES = rules
     return soak
 
@@ -158,11 +187,13 @@ def test_the_soak_replays_each_log_alongside_its_game(packs, monkeypatch):
     def short_of_an_answer(game, **kwargs):
         log = made(game, **kwargs)
         return dict(log, decisions=log["decisions"][:-1]) if game.over else log
+
     monkeypatch.setattr(session, "game_log", short_of_an_answer)
     assert "the log's answers are not those the game was given" in soak.one((2, 3))[2]
 
     def elsewhere(game, **kwargs):
         log = made(game, **kwargs)
         return dict(log, final_hash="0" * 64) if game.over else log
+
     monkeypatch.setattr(session, "game_log", elsewhere)
     assert "the log does not replay to the same state" in soak.one((2, 3))[2]

@@ -2,13 +2,14 @@
 shared/reference/stone-age-base.md (named in its docstring) and checks what the rules say, including every
 worked example the reference lists. Dice are chance decisions: a scenario answers them with the faces the
 example shows; every scenario starts from a saved and loaded game."""
+
 from __future__ import annotations
 
 import pytest
 from scenario import answer, ids, options, prompt, put, ready, saved_and_loaded, stack_deck
+from scenario import new_game as _new_game
 
 from engine.runtime.game import CHANCE
-from scenario import new_game as _new_game
 
 PACK = "stone-age"
 HUNT = "Hunting grounds"
@@ -81,8 +82,10 @@ def home(game, player):
 
 def to_resolve(game, player):
     """Play on until `player` is asked which place to resolve (or its only place starts resolving)."""
-    play_on(game, lambda g: g.decision.players == [player] or (g.decision.is_chance and
-                                                                 g.state["stack"][-1]["me"] == player))
+    play_on(
+        game,
+        lambda g: g.decision.players == [player] or (g.decision.is_chance and g.state["stack"][-1]["me"] == player),
+    )
 
 
 def on_top(game, card_id, zone):
@@ -103,7 +106,7 @@ def resolve(game, player, where):
 
 # ---------------------------------------------------------------- setup
 def test_setup_for_two_players():
-    """"Supply", "Player": 5 figures and food worth 12 each; buildings in piles of 7, one per player, the
+    """ "Supply", "Player": 5 figures and food worth 12 each; buildings in piles of 7, one per player, the
     rest in the box; 4 civilization cards laid out (36 - 4 left in the deck); agriculture and score 0."""
     game = new_game(2)
     for p in ("P1", "P2"):
@@ -119,7 +122,7 @@ def test_setup_for_two_players():
 
 
 def test_four_players_have_four_piles():
-    """"Player": one pile of 7 buildings per player."""
+    """ "Player": one pile of 7 buildings per player."""
     game = new_game(4)
     assert [len(game.state["zones"][f"building_pile_{k}"]) for k in range(1, 5)] == [7, 7, 7, 7]
     assert "Building pile 4" in options(game)
@@ -127,7 +130,7 @@ def test_four_players_have_four_piles():
 
 # ---------------------------------------------------------------- placement
 def test_never_where_you_already_are_and_no_passing():
-    """"Placement": a player may never add figures to a place where they already have some, and may not
+    """ "Placement": a player may never add figures to a place where they already have some, and may not
     pass while a figure can still be placed (there is no option to pass)."""
     game = new_game(4)
     place(game, HUNT, 2)
@@ -139,43 +142,44 @@ def test_never_where_you_already_are_and_no_passing():
 
 
 def test_hut_takes_exactly_two_of_one_player_placed_together():
-    """"Capacities", "Placement": the hut takes exactly 2 figures of one player, placed together; a player
+    """ "Capacities", "Placement": the hut takes exactly 2 figures of one player, placed together; a player
     with a single figure left cannot use it."""
     game = new_game(4)
     answer(game, "Hut")
-    assert home(game, "P1") == 3 and len(game.state["zones"]["hut:P1"]) == 2      # no "how many": always 2
-    assert "Hut" not in options(game)           # P2: the hut is full
+    assert home(game, "P1") == 3 and len(game.state["zones"]["hut:P1"]) == 2  # no "how many": always 2
+    assert "Hut" not in options(game)  # P2: the hut is full
     game = new_game(4)
-    place(game, HUNT, 4)                          # P1 keeps 1 figure
+    place(game, HUNT, 4)  # P1 keeps 1 figure
     for _ in range(3):
         place(game, "Forest", 1)
     assert game.decision.players == ["P1"] and "Hut" not in options(game) and "Field" in options(game)
 
 
 def test_single_places_take_one_figure():
-    """"Capacities": tool maker 1, field 1, each civilization card 1, each top building 1."""
+    """ "Capacities": tool maker 1, field 1, each civilization card 1, each top building 1."""
     game = new_game(4)
     for where in ("Tool maker", "Field", "Civilization card 1 (costs 1)", "Building pile 1"):
-        answer(game, where)               # one figure: no "how many" question
+        answer(game, where)  # one figure: no "how many" question
         assert not prompt(game).startswith("How many")
         assert where not in options(game)  # the next player cannot go there
-    assert all(len(game.state["zones"][z]) == 1 for z in ("tool_maker:P1", "field:P2", "civ_place_1:P3",
-                                                          "building_place_1:P4"))
+    assert all(
+        len(game.state["zones"][z]) == 1 for z in ("tool_maker:P1", "field:P2", "civ_place_1:P3", "building_place_1:P4")
+    )
 
 
 def test_forest_example_is_full_at_seven():
     """Worked example "Forest": Red 4 figures, Yellow adds 2, Blue adds 1: the forest is full (7)."""
     game = new_game(4)
-    place(game, "Forest", 4)                  # Red
-    place(game, "Forest", 2)                  # Yellow
-    answer(game, "Forest")                    # Blue: at most 7 - 6 = 1 figure
+    place(game, "Forest", 4)  # Red
+    place(game, "Forest", 2)  # Yellow
+    answer(game, "Forest")  # Blue: at most 7 - 6 = 1 figure
     assert home(game, "P3") == 4 and len(game.state["zones"]["forest:P3"]) == 1
-    assert "Forest" not in options(game)      # the fourth player: full
+    assert "Forest" not in options(game)  # the fourth player: full
     assert game.rules.zones["forest"]["capacity"] == 7
 
 
 def test_forest_offers_only_the_room_left():
-    """"Capacities": with 5 figures on the forest the next player may put at most 2 there; then it is full."""
+    """ "Capacities": with 5 figures on the forest the next player may put at most 2 there; then it is full."""
     game = new_game(4)
     place(game, "Forest", 5)
     answer(game, "Forest")
@@ -186,7 +190,7 @@ def test_forest_offers_only_the_room_left():
 
 @pytest.mark.parametrize("players, limit", [(2, 2), (3, 2), (4, 3)])
 def test_village_limit_by_player_count(players, limit):
-    """"Capacities": with 2-3 players only 2 of the tool maker, hut and field are used in a round."""
+    """ "Capacities": with 2-3 players only 2 of the tool maker, hut and field are used in a round."""
     game = new_game(players)
     used = 0
     for where in ("Tool maker", "Field", "Hut"):
@@ -201,7 +205,7 @@ def test_village_limit_by_player_count(players, limit):
 
 @pytest.mark.parametrize("players, limit", [(2, 1), (3, 2), (4, 4)])
 def test_players_per_resource_area(players, limit):
-    """"Capacities": with 3 players at most 2 players on a resource area, with 2 players only 1; the
+    """ "Capacities": with 3 players at most 2 players on a resource area, with 2 players only 1; the
     hunting grounds are unlimited."""
     game = new_game(players)
     for _ in range(limit):
@@ -211,11 +215,11 @@ def test_players_per_resource_area(players, limit):
 
 
 def test_placement_ends_when_nobody_can_place():
-    """"Placement": placement goes round in turn order until every figure is placed."""
+    """ "Placement": placement goes round in turn order until every figure is placed."""
     game = new_game(2)
     place(game, HUNT, 1)
-    place(game, HUNT, 5)          # P2 is done
-    place(game, "Forest", 1)      # P1 goes on alone
+    place(game, HUNT, 5)  # P2 is done
+    place(game, "Forest", 1)  # P1 goes on alone
     place(game, "River", 1)
     place(game, "Clay pit", 2)
     assert not placing(game) and home(game, "P1") == 0 and home(game, "P2") == 0
@@ -229,8 +233,11 @@ def _hunt_with(tools, figures, faces, use, *, turned=()):
     for value in tools:
         put(game, f"tool_{value}", "tools:P1")
     for value in turned:
-        card = next(x for x in game.state["zones"]["tools:P1"] if game.rules.instances[x] == f"tool_{value}"
-                    and game.state["orient"][x] == 0)
+        card = next(
+            x
+            for x in game.state["zones"]["tools:P1"]
+            if game.rules.instances[x] == f"tool_{value}" and game.state["orient"][x] == 0
+        )
         game.state["orient"][card] = 1
     game = saved_and_loaded(game)
     place(game, HUNT, figures)
@@ -255,7 +262,7 @@ def test_hunting_eleven_and_a_tool_of_one_six_food_tool_spent():
     game = _hunt_with([1], 3, [3, 4, 4], [1])
     assert counter(game, "P1", "food") == 12 + 6
     (tool,) = game.state["zones"]["tools:P1"]
-    assert game.state["orient"][tool] == 1        # turned: used this round
+    assert game.state["orient"][tool] == 1  # turned: used this round
 
 
 def test_hunting_four_and_two_tools_of_one_three_food():
@@ -265,14 +272,14 @@ def test_hunting_four_and_two_tools_of_one_three_food():
 
 
 def test_tools_are_chosen_after_the_roll_and_may_be_kept():
-    """"Tools": tools are added after seeing the dice, each whole, and a player may keep them."""
+    """ "Tools": tools are added after seeing the dice, each whole, and a player may keep them."""
     game = new_game(2)
     put(game, "tool_1", "tools:P1")
     game = saved_and_loaded(game)
     place(game, HUNT, 3)
     rest_on_hunting(game)
     resolve(game, "P1", HUNT)
-    roll(game, [2, 3, 4])                          # 9: 4 food with or without the tool (10 / 2 = 5 with it)
+    roll(game, [2, 3, 4])  # 9: 4 food with or without the tool (10 / 2 = 5 with it)
     assert prompt(game).startswith("The dice are rolled") and options(game) == ["Tool 1 (P1's tool tiles)", "done"]
     answer(game, "done")
     assert counter(game, "P1", "food") == 12 + 4
@@ -284,7 +291,7 @@ def _river(tools, faces, use, *, turned=()):
     game = new_game(2)
     for value in tools:
         put(game, f"tool_{value}", "tools:P1")
-    for card in game.state["zones"]["tools:P1"][:len(turned)]:
+    for card in game.state["zones"]["tools:P1"][: len(turned)]:
         game.state["orient"][card] = 1
     game = saved_and_loaded(game)
     place(game, "River", len(faces))
@@ -311,11 +318,18 @@ def test_river_seven_and_three_tools_of_two_gives_two_gold():
     assert counter(game, "P1", "gold") == 2
 
 
-@pytest.mark.parametrize("where, faces, counter_name, expected", [
-    ("Forest", [6, 6, 6], "wood", 6), ("Clay pit", [6, 6, 6], "clay", 4), ("Quarry", [6, 6, 6], "stone", 3),
-    ("River", [6, 6, 6], "gold", 3), ("Forest", [1, 1], "wood", 0)])
+@pytest.mark.parametrize(
+    "where, faces, counter_name, expected",
+    [
+        ("Forest", [6, 6, 6], "wood", 6),
+        ("Clay pit", [6, 6, 6], "clay", 4),
+        ("Quarry", [6, 6, 6], "stone", 3),
+        ("River", [6, 6, 6], "gold", 3),
+        ("Forest", [1, 1], "wood", 0),
+    ],
+)
 def test_gathering_divides_down(where, faces, counter_name, expected):
-    """"Gathering": a die per figure, the sum divided down: forest /3, clay pit /4, quarry /5, river /6."""
+    """ "Gathering": a die per figure, the sum divided down: forest /3, clay pit /4, quarry /5, river /6."""
     game = new_game(2)
     place(game, where, len(faces))
     rest_on_hunting(game)
@@ -336,7 +350,7 @@ def _visit(game_players, where, prepare=None):
 
 
 def test_tool_maker_gives_new_tiles_then_upgrades():
-    """"Tools": the 1st-3rd tools are new tiles of 1; the 4th turns a 1 into a 2."""
+    """ "Tools": the 1st-3rd tools are new tiles of 1; the 4th turns a 1 into a 2."""
     game = _visit(2, "Tool maker")
     assert ids(game, "tools:P1") == ["tool_1"]
     game = _visit(2, "Tool maker", lambda g: put(g, "tool_1", "tools:P1", copies=3))
@@ -344,20 +358,20 @@ def test_tool_maker_gives_new_tiles_then_upgrades():
 
 
 def test_tools_top_out_at_twelve():
-    """"Tools": at most 3 tiles, 12 in all: three tiles of 4 gain nothing more."""
+    """ "Tools": at most 3 tiles, 12 in all: three tiles of 4 gain nothing more."""
     game = _visit(2, "Tool maker", lambda g: put(g, "tool_4", "tools:P1", copies=3))
     assert ids(game, "tools:P1") == ["tool_4"] * 3
 
 
 def test_tools_are_upright_again_next_round():
-    """"New round": used tools become usable again."""
+    """ "New round": used tools become usable again."""
     game = _hunt_with([1], 3, [3, 4, 4], [1])
     play_on(game, lambda g: g.state["turn"]["number"] == 2)
     assert [game.state["orient"][x] for x in game.state["zones"]["tools:P1"]] == [0]
 
 
 def test_hut_gives_a_figure_up_to_ten():
-    """"Hut +1 figure" (max 10)."""
+    """ "Hut +1 figure" (max 10)."""
     game = _visit(2, "Hut")
     assert home(game, "P1") == 6 and len(game.state["zones"]["figure_box:P1"]) == 4
 
@@ -365,12 +379,13 @@ def test_hut_gives_a_figure_up_to_ten():
         for card in list(g.state["zones"]["figure_box:P1"]):
             g.move(card, "home:P1")
         set_counter(g, "P1", "food", 30)
+
     game = _visit(2, "Hut", ten)
     assert home(game, "P1") == 10
 
 
 def test_field_raises_agriculture_up_to_ten():
-    """"Field agriculture +1 (0..10)"; agriculture feeds first ("Feeding")."""
+    """ "Field agriculture +1 (0..10)"; agriculture feeds first ("Feeding")."""
     game = _visit(2, "Field")
     assert counter(game, "P1", "agriculture") == 1
     game = _visit(2, "Field", lambda g: set_counter(g, "P1", "agriculture", 10))
@@ -402,43 +417,45 @@ def _buy_civ(card, slot, *, resources=None, pay=(), buy=True, deck_top=(), after
 
 
 def test_a_civilization_card_costs_its_place_in_any_resources():
-    """"Civ card": pay 1-4 resources by the card's place, any mix of wood/clay/stone/gold (no food); its
+    """ "Civ card": pay 1-4 resources by the card's place, any mix of wood/clay/stone/gold (no food); its
     top is carried out at once (Music: 3 points)."""
     game = _buy_civ("music_points", 3, resources={"wood": 1, "gold": 2}, pay=["wood"])
     assert "music_points" in ids(game, "civ_cards:P1") and counter(game, "P1", "vp") == 3
     assert counter(game, "P1", "wood") == 0 and counter(game, "P1", "gold") == 0
-    assert counter(game, "P1", "food") == 12                 # food never pays
+    assert counter(game, "P1", "food") == 12  # food never pays
 
 
 def test_a_civilization_card_may_be_declined_and_stays():
-    """"Civilization card": the player may refuse to pay: the figure comes back and the card stays."""
+    """ "Civilization card": the player may refuse to pay: the figure comes back and the card stays."""
     game = _buy_civ("music_points", 2, resources={"stone": 2}, buy=False)
     assert ids(game, "civ_display")[1] == "music_points" and counter(game, "P1", "stone") == 2
     assert game.state["zones"]["civ_place_2:P1"] == []
 
 
 def test_a_civilization_card_nobody_can_pay_stays():
-    """"Civilization card": a player unable to pay gets nothing; the card stays (nothing is asked)."""
+    """ "Civilization card": a player unable to pay gets nothing; the card stays (nothing is asked)."""
     game = _buy_civ("music_points", 4, resources={"stone": 3})
     assert ids(game, "civ_display")[3] == "music_points" and counter(game, "P1", "stone") == 3
 
 
 def test_dice_for_everyone_buyer_chooses_first():
-    """"Civ top effects": dice for everyone: a die per player, the buyer takes one first, then the others in
+    """ "Civ top effects": dice for everyone: a die per player, the buyer takes one first, then the others in
     turn; 1 wood, 2 clay, 3 stone, 4 gold, 5 a tool, 6 agriculture."""
+
     def take(game):
         roll(game, [6, 1, 5])
         assert prompt(game) == "Which die do you take?" and options(game, "P1") == ["6", "1", "5"]
-        answer(game, "6")                            # P1: agriculture
+        answer(game, "6")  # P1: agriculture
         assert game.decision.players == ["P2"] and options(game) == ["1", "5"]
-        answer(game, "5")                            # P2: a tool; P3 is left the 1: wood
+        answer(game, "5")  # P2: a tool; P3 is left the 1: wood
+
     game = _buy_civ("pottery_dice", 1, resources={"clay": 1}, after=take, players=3)
     assert counter(game, "P1", "agriculture") == 1
     assert ids(game, "tools:P2") == ["tool_1"] and counter(game, "P3", "wood") == 1
 
 
 def test_writing_takes_an_extra_card_whose_top_does_nothing():
-    """"Civ top effects": extra card (only its bottom counts): the top card of the deck is taken, its top
+    """ "Civ top effects": extra card (only its bottom counts): the top card of the deck is taken, its top
     effect is not carried out."""
     game = _buy_civ("writing_extra_card", 1, resources={"wood": 1}, deck_top=["music_points"])
     assert sorted(ids(game, "civ_cards:P1")) == ["music_points", "writing_extra_card"]
@@ -446,7 +463,7 @@ def test_writing_takes_an_extra_card_whose_top_does_nothing():
 
 
 def test_a_one_use_tool_card_is_used_once_and_kept():
-    """"One-use tool civilization cards lie beside the board until used, then are scored with the others"."""
+    """ "One-use tool civilization cards lie beside the board until used, then are scored with the others"."""
     game = new_game(2)
     put(game, "tool_makers_tool_3", "civ_cards:P1")
     game = saved_and_loaded(game)
@@ -455,9 +472,9 @@ def test_a_one_use_tool_card_is_used_once_and_kept():
     resolve(game, "P1", HUNT)
     roll(game, [1, 1, 1, 1, 1])
     answer(game, "Tool makers (1): one-use tool 3")
-    assert counter(game, "P1", "food") == 12 + 4              # (5 + 3) / 2
+    assert counter(game, "P1", "food") == 12 + 4  # (5 + 3) / 2
     (card,) = game.state["zones"]["civ_cards:P1"]
-    assert game.state["orient"][card] == 2                      # turned over for good
+    assert game.state["orient"][card] == 2  # turned over for good
     play_on(game, lambda g: g.state["turn"]["number"] == 2)
     assert game.state["orient"][card] == 2
 
@@ -480,7 +497,7 @@ def _build(building, resources, answers, *, buy=True):
 
 
 def test_a_fixed_building_scores_its_printed_value():
-    """"Building": pay the shown resources and score at once: 2 wood + 1 clay = 10; the next building of
+    """ "Building": pay the shown resources and score at once: 2 wood + 1 clay = 10; the next building of
     the pile is then face up."""
     game = _build("building_wwc", {"wood": 2, "clay": 2}, [])
     assert counter(game, "P1", "vp") == 10 and ids(game, "buildings:P1") == ["building_wwc"]
@@ -490,17 +507,17 @@ def test_a_fixed_building_scores_its_printed_value():
 
 
 def test_a_choice_building_scores_the_value_paid():
-    """"Building": a choice building takes 4 or 5 resources of exactly so many kinds and scores the value
+    """ "Building": a choice building takes 4 or 5 resources of exactly so many kinds and scores the value
     paid (wood 3, clay 4, stone 5, gold 6): 4 of 2 kinds as 1 wood + 3 gold = 21."""
     game = _build("building_4_of_2", {"wood": 1, "gold": 3, "clay": 1}, [])
     assert prompt(game) == "Which kinds of resources do you pay?"
-    assert options(game) == ["wood, gold", "clay, gold"]        # wood + clay cannot make 4
-    answer(game, "wood, gold")                                 # then gold only is left to pay: no question
+    assert options(game) == ["wood, gold", "clay, gold"]  # wood + clay cannot make 4
+    answer(game, "wood, gold")  # then gold only is left to pay: no question
     assert counter(game, "P1", "vp") == 3 + 6 * 3 and counter(game, "P1", "clay") == 1
 
 
 def test_an_any_building_takes_one_to_seven():
-    """"Building": 1-7 resources of any kind, scoring the value paid."""
+    """ "Building": 1-7 resources of any kind, scoring the value paid."""
     game = _build("building_any", {"stone": 2, "wood": 9}, ["2", "stone", "stone"])
     assert counter(game, "P1", "vp") == 10 and counter(game, "P1", "wood") == 9
     game = _build("building_any", {"wood": 9}, [])
@@ -508,7 +525,7 @@ def test_an_any_building_takes_one_to_seven():
 
 
 def test_a_building_may_be_declined():
-    """"Buildings likewise": the figure comes back and the building stays on its pile."""
+    """ "Buildings likewise": the figure comes back and the building stays on its pile."""
     game = _build("building_ssg", {"stone": 2, "gold": 1}, [], buy=False)
     assert counter(game, "P1", "vp") == 0 and ids(game, "building_pile_1")[-1] == "building_ssg"
 
@@ -524,9 +541,13 @@ def _feed(food, agriculture, resources, pay):
     place(game, "River", 5)
     rest_on_hunting(game)
     resolve(game, "P1", "River")
-    roll(game, [1, 1, 1, 1, 1])                                 # no gold
-    play_on(game, lambda g: g.decision.players == ["P1"] and prompt(g).startswith("Not enough food")
-            or g.state["turn"]["number"] == 2)
+    roll(game, [1, 1, 1, 1, 1])  # no gold
+    play_on(
+        game,
+        lambda g: (
+            g.decision.players == ["P1"] and prompt(g).startswith("Not enough food") or g.state["turn"]["number"] == 2
+        ),
+    )
     if prompt(game).startswith("Not enough food"):
         answer(game, pay[0])
         for label in pay[1:]:
@@ -536,27 +557,27 @@ def _feed(food, agriculture, resources, pay):
 
 
 def test_agriculture_feeds_first():
-    """"Feeding": first 1 food per agriculture level, then 1 food per figure: 2 food + 3 = 5 figures fed."""
+    """ "Feeding": first 1 food per agriculture level, then 1 food per figure: 2 food + 3 = 5 figures fed."""
     game = _feed(2, 3, {}, [])
     assert counter(game, "P1", "food") == 0 and counter(game, "P1", "vp") == 0
 
 
 def test_short_of_food_pays_with_resources():
-    """"Feeding": short, all food is used, then resources pay the rest 1:1."""
+    """ "Feeding": short, all food is used, then resources pay the rest 1:1."""
     game = _feed(3, 0, {"stone": 1, "wood": 1}, ["yes", "stone"])
     assert counter(game, "P1", "food") == 0 and counter(game, "P1", "stone") == 0
     assert counter(game, "P1", "wood") == 0 and counter(game, "P1", "vp") == 0
 
 
 def test_short_of_food_may_take_minus_ten_and_go_negative():
-    """"Feeding": a player who will not pay loses exactly 10 points; the score may go negative."""
+    """ "Feeding": a player who will not pay loses exactly 10 points; the score may go negative."""
     game = _feed(3, 0, {"stone": 5}, ["no"])
     assert counter(game, "P1", "vp") == -10 and counter(game, "P1", "stone") == 5
     assert counter(game, "P1", "food") == 0
 
 
 def test_short_of_food_and_of_resources_loses_ten():
-    """"Feeding": a player who cannot pay loses 10 points (nothing is asked)."""
+    """ "Feeding": a player who cannot pay loses 10 points (nothing is asked)."""
     game = _feed(0, 0, {"stone": 1}, [])
     assert counter(game, "P1", "vp") == -10 and counter(game, "P1", "stone") == 1
 
@@ -575,12 +596,12 @@ def test_new_round_slides_the_cards_right_and_refills():
     assert ids(game, "civ_display") == ["music_points", None, None, "art_tool"]
     play_on(game, lambda g: g.state["turn"]["number"] == 2)
     assert ids(game, "civ_display") == ["music_points", "art_tool", "pottery_food", "healing_food"]
-    assert game.decision.players == ["P2"] and placing(game)        # P2 is the first player now
+    assert game.decision.players == ["P2"] and placing(game)  # P2 is the first player now
 
 
 # ---------------------------------------------------------------- the ends and the final scoring
 def test_game_ends_at_once_when_the_display_cannot_be_filled():
-    """"End" (1): at the start of a round there are not enough civilization cards to fill the 4 places:
+    """ "End" (1): at the start of a round there are not enough civilization cards to fill the 4 places:
     the game ends at once (no placement in that round)."""
     game = new_game(2)
     display = game.state["zones"]["civ_display"]
@@ -595,7 +616,7 @@ def test_game_ends_at_once_when_the_display_cannot_be_filled():
 
 
 def test_an_empty_building_pile_ends_the_game_after_the_round():
-    """"End" (2): a building pile is empty: the round is finished (feeding included), then the game ends.
+    """ "End" (2): a building pile is empty: the round is finished (feeding included), then the game ends.
     P1 buys the last building of pile 1 (10 points), hunts 2 food with 4 figures and, with no food or
     resource left, loses 10 at the feeding of that same round."""
     game = new_game(2)
@@ -634,12 +655,21 @@ def _ending_now(prepare):
 
 
 def test_final_scoring():
-    """"Final scoring": green sets of different symbols score their size squared, several sets (pottery,
+    """ "Final scoring": green sets of different symbols score their size squared, several sets (pottery,
     healing, weaving + pottery: 9 + 1); farmers x agriculture (2 x 3), tool makers x tool value (2 x 5),
     hut builders x buildings (3 x 2), shamans x figures (2 x 5); 1 per resource left (3), not food."""
+
     def prepare(game):
-        for card in ("pottery_food", "pottery_dice", "healing_food", "weaving_food_3", "farmers_food",
-                     "tool_makers_dice", "hut_builders_points", "shamans_clay"):
+        for card in (
+            "pottery_food",
+            "pottery_dice",
+            "healing_food",
+            "weaving_food_3",
+            "farmers_food",
+            "tool_makers_dice",
+            "hut_builders_points",
+            "shamans_clay",
+        ):
             put(game, card, "civ_cards:P1")
         put(game, "tool_2", "tools:P1")
         put(game, "tool_3", "tools:P1")
@@ -648,13 +678,14 @@ def test_final_scoring():
         set_counter(game, "P1", "agriculture", 3)
         set_counter(game, "P1", "wood", 2)
         set_counter(game, "P1", "gold", 1)
+
     game = _ending_now(prepare)
     assert game.state["result"]["scores"]["P1"] == (9 + 1) + 2 * 3 + 2 * 5 + 3 * 2 + 2 * 5 + 3
     assert game.state["result"]["winners"] == ["P1"]
 
 
 def test_ties_are_broken_by_agriculture_tools_and_figures():
-    """"Ties": the tied players compare agriculture level + total tool value + number of figures."""
+    """ "Ties": the tied players compare agriculture level + total tool value + number of figures."""
     game = _ending_now(lambda g: set_counter(g, "P2", "agriculture", 1))
     scores = game.state["result"]["scores"]
     assert scores["P1"] == scores["P2"] and game.state["result"]["winners"] == ["P2"]
@@ -667,26 +698,29 @@ def test_a_full_place_refuses_one_more_card_with_a_clear_error():
     """A zone's `capacity` counts all players' cards there: a rule that moves an 8th figure onto the forest
     stops with a content error naming the place (no silent overfilling)."""
     from engine.runtime.errors import ContentError
+
     game = new_game(4)
     place(game, "Forest", 5)
     place(game, "Forest", 2)
     spare = game.state["zones"]["home:P3"][0]
     with pytest.raises(ContentError, match="P3's forest is full: it holds at most 7") as caught:
         game.move(spare, "forest:P3")
-    assert caught.value.code == "X112"       # zone-full; the message names the place and its capacity
-    game.move(game.state["zones"]["forest:P1"][0], "forest:P1")      # a move inside the place is fine
+    assert caught.value.code == "X112"  # zone-full; the message names the place and its capacity
+    game.move(game.state["zones"]["forest:P1"][0], "forest:P1")  # a move inside the place is fine
 
 
 def test_room_counts_capacity_slots_or_everything():
     """`room(zone)`: what is left of a capacity over all players, the empty slots of a row, else every card."""
     from engine.runtime.compiler import compile_text
     from engine.runtime.game import Ctx
+
     game = new_game(3)
     place(game, "Forest", 3)
     game.move(game.state["zones"]["civ_display"][1], "_removed")
 
     def value(text):
         return compile_text(game.rules, "test", text, "expression")(Ctx(game, {}, "P2", None))
+
     assert value("room(forest)") == 4 and value("room(civ_display)") == 1
     assert value("room(hunting_grounds)") == len(game.rules.instances)
     assert value("count(own(forest, current))") == 3 and value("amount(food, current)") == 12
@@ -697,10 +731,11 @@ def test_slide_needs_a_row_of_slots():
     """`slide` on a zone that is not a row of slots is a content error, not a crash."""
     from engine.runtime.errors import ContentError
     from engine.runtime.places import slide
+
     game = new_game(2)
     with pytest.raises(ContentError) as caught:
         slide(game, "civ_deck", None)
-    assert caught.value.code == "X113"       # not-a-slotted-row
+    assert caught.value.code == "X113"  # not-a-slotted-row
     display = game.state["zones"]["civ_display"]
     kept = [display[0], display[3]]
     game.move(display[1], "_removed")

@@ -3,6 +3,7 @@ tools are new tiles of 1, the 4th-6th turn a 1 into a 2, the 7th-9th replace a 2
 a 3 into a 4. Tiles have two sides (1/2 and 3/4, 12 and 6 of them: a placeholder split); each side is a card,
 the side a tile does not show lies in `tool_sides`. What follows: the supply and the players always hold 18
 tiles, and once the six 3/4 tiles are taken a player whose lowest tile is a 2 gains nothing."""
+
 from __future__ import annotations
 
 import random
@@ -10,12 +11,12 @@ from collections import Counter
 
 import pytest
 from scenario import ids, saved_and_loaded
+from test_stone_age_rules import new_game, place, play_on
 
 from engine.runtime import session
 from engine.runtime.game import Game
-from test_stone_age_rules import new_game, place, play_on
 
-TILES = {1: 2, 2: 1, 3: 4, 4: 3}      # a side and the other side of its tile
+TILES = {1: 2, 2: 1, 3: 4, 4: 3}  # a side and the other side of its tile
 
 
 def give_tiles(game, player, values):
@@ -60,22 +61,25 @@ def visit_tool_maker(players, prepare):
 
 
 def test_the_supply_holds_eighteen_tiles_showing_their_lower_sides():
-    """"Supply": 18 tool tiles; a new tool is a tile of 1 ("Tools")."""
+    """ "Supply": 18 tool tiles; a new tool is a tile of 1 ("Tools")."""
     game = new_game(4)
     assert tiles(game, "tool_supply") == Counter({1: 12, 3: 6})
     assert tiles(game, "tool_sides") == Counter({2: 12, 4: 6})
     assert_eighteen_tiles(game)
 
 
-@pytest.mark.parametrize("before, after", [
-    ([], [1]),                          # the 1st tool: a new tile of 1
-    ([1, 1, 1], [1, 1, 2]),             # the 4th: a 1 turned over to its 2
-    ([2, 2, 2], [2, 2, 3]),             # the 7th: a 2 replaced with a 3 from the supply
-    ([3, 3, 3], [3, 3, 4]),             # the 10th: a 3 turned over to its 4
-    ([4, 4, 4], [4, 4, 4]),             # the 13th: nothing more
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ([], [1]),  # the 1st tool: a new tile of 1
+        ([1, 1, 1], [1, 1, 2]),  # the 4th: a 1 turned over to its 2
+        ([2, 2, 2], [2, 2, 3]),  # the 7th: a 2 replaced with a 3 from the supply
+        ([3, 3, 3], [3, 3, 4]),  # the 10th: a 3 turned over to its 4
+        ([4, 4, 4], [4, 4, 4]),  # the 13th: nothing more
+    ],
+)
 def test_each_tool_is_a_new_tile_or_an_upgrade_of_one(before, after):
-    """"Tools": 1st-3rd new tiles of 1, 4th-6th a 1 into a 2, 7th-9th a 2 into a 3, 10th-12th a 3 into a 4;
+    """ "Tools": 1st-3rd new tiles of 1, 4th-6th a 1 into a 2, 7th-9th a 2 into a 3, 10th-12th a 3 into a 4;
     the tiles stay 18 whatever happens."""
     game = visit_tool_maker(2, lambda g: give_tiles(g, "P1", before))
     assert sorted(tiles(game, "tools:P1").elements()) == after
@@ -83,7 +87,7 @@ def test_each_tool_is_a_new_tile_or_an_upgrade_of_one(before, after):
 
 
 def test_a_two_goes_back_to_the_supply_as_a_one():
-    """"Tools": the 7th-9th tools replace a 2 with a 3; the 2 returns to the supply (showing 1)."""
+    """ "Tools": the 7th-9th tools replace a 2 with a 3; the 2 returns to the supply (showing 1)."""
     game = visit_tool_maker(2, lambda g: give_tiles(g, "P1", [2, 2, 2]))
     assert tiles(game, "tool_supply") == Counter({1: 10, 3: 5})
 
@@ -91,10 +95,12 @@ def test_a_two_goes_back_to_the_supply_as_a_one():
 def test_no_three_left_means_no_tool():
     """The limit that follows from 6 tiles of 3/4: when the other players hold them all, a player whose
     lowest tile is a 2 gains nothing at the tool maker (placeholder: the reference does not say)."""
+
     def prepare(game):
         give_tiles(game, "P1", [2, 2, 2])
         give_tiles(game, "P2", [3, 3, 4])
         give_tiles(game, "P3", [4, 4, 3])
+
     game = visit_tool_maker(4, prepare)
     assert sorted(tiles(game, "tools:P1").elements()) == [2, 2, 2]
     assert tiles(game, "tool_supply")[3] == 0
@@ -104,10 +110,12 @@ def test_no_three_left_means_no_tool():
 
 def test_the_six_threes_are_shared_by_all_players():
     """With a 3 left, the same player at the same place gets it: the limit is the supply, not the player."""
+
     def prepare(game):
         give_tiles(game, "P1", [2, 2, 2])
         give_tiles(game, "P2", [3, 3, 4])
         give_tiles(game, "P3", [4, 4])
+
     game = visit_tool_maker(4, prepare)
     assert sorted(tiles(game, "tools:P1").elements()) == [2, 2, 3]
     assert_eighteen_tiles(game)

@@ -4,18 +4,18 @@ Zone facts are looked up in tables built once per pack and seating, and a caller
 zone's own list instead of a copy. Each test here is a game where a wrong sharing would show: tables of
 one seating used for another, of a game for its clone or its loaded save, or a zone's own list changed
 or kept by the code that got it."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
+from conftest import one_action_rules, tiny_manifest
+from scenario import ruleset
 
 from engine.runtime import functions, places
 from engine.runtime.game import Ctx, Game
 from engine.runtime.rules import load
-
-from conftest import one_action_rules, tiny_manifest
-from scenario import ruleset
 
 PACKS = ["cro-magnon", "neolithibum", "stone-age"]
 
@@ -103,7 +103,7 @@ def _assert_reads_match_the_documents(game):
     for zone_id in rules.zones:
         assert game.zone_keys(zone_id) == _keys(game, zone_id), zone_id
         assert game.zone_name(zone_id) == _zone_name(rules, zone_id), zone_id
-        for player in players + ["P9"]:       # P9: a seat not in this game
+        for player in players + ["P9"]:  # P9: a seat not in this game
             per_player = rules.zones[zone_id].get("owner") == "player"
             assert game.zone_key(zone_id, player) == (f"{zone_id}:{player}" if per_player else zone_id)
             if per_player:
@@ -166,8 +166,9 @@ effect: |  # knap: ignore[D008] -- the card is only counted
 
 
 def _acted(make_pack, effect):
-    rules = load(make_pack({"rules.yaml": one_action_rules(effect, goal=100, before=_THINGS)},
-                           manifest=tiny_manifest()))
+    rules = load(
+        make_pack({"rules.yaml": one_action_rules(effect, goal=100, before=_THINGS)}, manifest=tiny_manifest())
+    )
     game = Game.new(rules, 1, 0)
     game.apply(game.decision.options.index("act"), "P1")
     return game
@@ -183,7 +184,10 @@ def test_a_loop_over_a_zone_that_its_body_empties_visits_every_card(make_pack):
 
 def test_a_list_made_from_a_zone_is_a_new_list_and_the_zone_is_untouched(make_pack):
     """`without` and a `where` read the zone's own list and build new ones: the zone keeps its cards."""
-    game = _acted(make_pack, "let rest = without(pile, top(pile))\nlet kept = pile where item != top(pile)\n"
-                             "gain count(pile) * 10 + count(rest) + count(kept) vp")
+    game = _acted(
+        make_pack,
+        "let rest = without(pile, top(pile))\nlet kept = pile where item != top(pile)\n"
+        "gain count(pile) * 10 + count(rest) + count(kept) vp",
+    )
     assert len(game.state["zones"]["pile"]) == 3
     assert game.state["counters"]["P1"]["vp"] == 34

@@ -1,9 +1,11 @@
 """The prerequisite graph: cycles as paths, reachability from the starting cards, what is unlockable."""
+
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import techgraph
+from engine.lint import graph as techgraph
 
 
 def cards(**requires):
@@ -57,6 +59,7 @@ def test_dot_strings_stay_strings_whatever_the_names(name, title):
     graph = techgraph.build({"axe": {"name": name, "requires": []}, "spear": {"name": "Spear", "requires": ["axe"]}})
     lines = techgraph.to_dot(graph, title).splitlines()
     import re
+
     assert re.fullmatch(rf"digraph {_QUOTED} {{", lines[0]), lines[0]
     node = next(line for line in lines if line.startswith('  "axe" ['))
     match = re.fullmatch(rf'  "axe" \[label=({_QUOTED})\];', node)

@@ -1,6 +1,7 @@
 """No pack text can drive the terminal: names, log texts and file names carrying escape sequences, C1
 controls, bidi overrides and rich markup reach `knap play`, `sim`, `replay`, `lint`, `diff` and `graph`
 as inert text (DESIGN §8 "Untrusted input")."""
+
 from __future__ import annotations
 
 import io
@@ -12,23 +13,23 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, strategies as st
+from conftest import REPO, write_tree
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import report, safe_text
 from engine.diagnostics import Diagnostic
 
-from conftest import REPO, write_tree
-
 # What must never reach a terminal raw: C0 but tab and newline, DEL, C1, bidi embeddings/overrides/isolates.
 _DRIVING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
-_MANIFEST = r'''kind: pack
+_MANIFEST = r"""kind: pack
 id: evil
 name: "Evil \e]0;pwned\a pack"
 version: 1.0.0
 players: {min: 1, max: 2}
-'''
-_RULES = r'''kind: counter
+"""
+_RULES = r"""kind: counter
 id: vp
 name: "V\e[31mP\u202e"
 owner: player
@@ -72,8 +73,8 @@ kind: action
 id: shout
 name: "Shout \x85 [/bold]"
 effect: "log \"raw \e[2J esc \u202e bidi \x9b1;1H csi\"\nlog \"rules.yaml:100:12 [bold]x\"\n"
-'''
-_VARIANT = r'''kind: pack
+"""
+_VARIANT = r"""kind: pack
 id: evil_variant
 name: Evil variant
 version: 1.0.0
@@ -81,8 +82,8 @@ players: {min: 1, max: 2}
 extends: [evil]
 remove:
   shout: "gone \e[2J\u202e [/red]"
-'''
-_VARIANT_RULES = r'''kind: patch
+"""
+_VARIANT_RULES = r"""kind: patch
 target: gem
 changes:
   name: "Jewel \e]0;t\a\u2067 [/x]"
@@ -92,7 +93,7 @@ id: sing
 name: "Sing \e[5m\u202d"
 effect: |
   log "la"
-'''
+"""
 
 
 @pytest.fixture
@@ -112,8 +113,16 @@ def _clean(text: str):
 def _run(*args, stdin="", cwd=REPO):
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
     env["COLUMNS"] = "200"
-    return subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], cwd=cwd, input=stdin, text=True,
-                          capture_output=True, timeout=120, env=env, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", *map(str, args)],
+        cwd=cwd,
+        input=stdin,
+        text=True,
+        capture_output=True,
+        timeout=120,
+        env=env,
+        encoding="utf-8",
+    )
 
 
 # ------------------------------------------------------------------------------------------- knap play
@@ -125,9 +134,9 @@ def test_a_person_sees_pack_text_as_text(evil, tmp_path):
     _clean(result.stdout + result.stderr)
     out = result.stdout
     assert "[see rulebook] draw again" in out and "[/dim] oops" in out
-    assert "Act yrrah" in out and "Shout  [/bold]" in out                # the options, stripped
-    assert "Gem ]0;title[2J :100: [red]" in out                             # a card in hand and on the table
-    assert "hand [bold]x[/bold]" in out                                     # a zone as a column title
+    assert "Act yrrah" in out and "Shout  [/bold]" in out  # the options, stripped
+    assert "Gem ]0;title[2J :100: [red]" in out  # a card in hand and on the table
+    assert "hand [bold]x[/bold]" in out  # a zone as a column title
     assert "raw [2J esc  bidi 1;1H csi" in out and "rules.yaml:100:12 [bold]x" in out
 
 
@@ -152,7 +161,7 @@ def test_on_a_colour_terminal_only_knap_styles_the_text(evil, tmp_path, knap, mo
     monkeypatch.delenv("NO_COLOR", raising=False)
     code, out, err = knap("play", evil, "--agents", "random", "--seed", "1", "--log", tmp_path / "g.json")
     assert code == 0, err
-    assert "\x1b[" in out                                                   # the colours are on
+    assert "\x1b[" in out  # the colours are on
     _clean(re.sub(r"\x1b\[[0-9;]*m", "", out) + err)
     intact = out.count("draws Gem ]0;title[2J :100: [red] from Pile [2J to")  # one run of text, not recoloured
     assert intact and intact == out.count("draws Gem")
@@ -189,28 +198,31 @@ def test_sim_compare_prints_labels_as_text(evil, tmp_path, knap, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------ knap lint and diff
-_BIDI_LINE = "colour: \"red\u202e here\"\n"
+_BIDI_LINE = 'colour: "red\u202e here"\n'
 
 
 @pytest.fixture
 def broken(tmp_path):
     """A pack whose findings quote a raw bidi override (in a source line), an escape sequence (in a
     message about a key) and a file whose name holds an escape sequence."""
-    return write_tree(tmp_path / "broken", {
-        "pack.yaml": "kind: pack\nid: broken\nname: Broken\nversion: 1.0.0\nplayers: {min: 1, max: 2}\n",
-        "zones.yaml": "kind: zone\nid: spare\nname: Spare\ntype: deck\n" + _BIDI_LINE,
-        "keys.yaml": "kind: zone\nid: other\nname: Other\ntype: deck\n\"bad\\e]0;T\\akey\\x9b\": 1\n",
-        "x\x1b[31m\u202e.yaml": "kind: zone\nid: third\nname: Third\ntype: deck\nnope: 1\n",
-    })
+    return write_tree(
+        tmp_path / "broken",
+        {
+            "pack.yaml": "kind: pack\nid: broken\nname: Broken\nversion: 1.0.0\nplayers: {min: 1, max: 2}\n",
+            "zones.yaml": "kind: zone\nid: spare\nname: Spare\ntype: deck\n" + _BIDI_LINE,
+            "keys.yaml": 'kind: zone\nid: other\nname: Other\ntype: deck\n"bad\\e]0;T\\akey\\x9b": 1\n',
+            "x\x1b[31m\u202e.yaml": "kind: zone\nid: third\nname: Third\ntype: deck\nnope: 1\n",
+        },
+    )
 
 
 def test_lint_text_shows_control_characters_as_escapes(broken, knap):
     code, out, err = knap("lint", broken, "--no-cache")
     assert code == 1
     _clean(out + err)
-    assert 'colour: "red\\u202e here"' in out                                # the quoted source line
-    assert "bad\\x1b]0;T\\x07key\\x9b" in out                                # a message quoting a key
-    assert "x\\x1b[31m\\u202e.yaml:5:1: S002" in out                         # a file name
+    assert 'colour: "red\\u202e here"' in out  # the quoted source line
+    assert "bad\\x1b]0;T\\x07key\\x9b" in out  # a message quoting a key
+    assert "x\\x1b[31m\\u202e.yaml:5:1: S002" in out  # a file name
 
 
 def test_lint_text_keeps_the_caret_under_the_column():
@@ -219,7 +231,7 @@ def test_lint_text_keeps_the_caret_under_the_column():
     diag = Diagnostic(code="S002", message="m", file="f.yaml", line=1, col=col)
     shown = report.text([diag], lambda _f: [line]).splitlines()
     source, caret = shown[1], shown[2]
-    assert source[caret.index("^"):].startswith("xyz")
+    assert source[caret.index("^") :].startswith("xyz")
 
 
 def test_github_annotations_carry_no_raw_control_characters(broken, knap):
@@ -241,7 +253,7 @@ def test_json_and_sarif_are_exact_but_escape_control_characters(broken, knap, fm
         assert "x\x1b[31m\u202e.yaml" in files
     else:
         messages = " ".join(r["message"]["text"] for r in data["runs"][0]["results"])
-    assert "bad\x1b]0;T\x07key\x9b" in messages                             # the value is exact
+    assert "bad\x1b]0;T\x07key\x9b" in messages  # the value is exact
 
 
 def test_diff_text_is_plain(evil, knap):

@@ -1,6 +1,7 @@
 """The board and the questions of `knap play` as a person at an 80×24 terminal sees them (issue 11): the board
 fits, a number question takes the number itself, like cards are grouped, discard piles say their top card,
 the goal is on the board, cards and zones can be inspected, and `why` tells what is left off the menu."""
+
 from __future__ import annotations
 
 import io
@@ -8,19 +9,21 @@ import random
 import re
 
 import pytest
+from conftest import REPO
 from rich.console import Console
 
-from engine.runtime import game as game_module, rules as rules_module, session
+from engine.runtime import game as game_module
+from engine.runtime import rules as rules_module
+from engine.runtime import session
 from engine.runtime.terminal import HumanAgent, Question, inspect, render, why
-
-from conftest import REPO
 
 WIDTH, HEIGHT = 80, 24
 
 
 def _console() -> Console:
-    return Console(width=WIDTH, height=HEIGHT, record=True, emoji=False, highlight=False, file=io.StringIO(),
-                   color_system=None)
+    return Console(
+        width=WIDTH, height=HEIGHT, record=True, emoji=False, highlight=False, file=io.StringIO(), color_system=None
+    )
 
 
 def _ask(view, answers: str):
@@ -36,8 +39,10 @@ def _ask(view, answers: str):
 
 @pytest.fixture(scope="module")
 def packs():
-    return {name: rules_module.load(REPO / "content" / name)
-            for name in ("cro-magnon", "neolithibum", "stone-age", "stone-age-mammoth-herd")}
+    return {
+        name: rules_module.load(REPO / "content" / name)
+        for name in ("cro-magnon", "neolithibum", "stone-age", "stone-age-mammoth-herd")
+    }
 
 
 def _mid_game_views(rules, players: int, seeds, from_turn: int):
@@ -60,9 +65,16 @@ def _mid_game_views(rules, players: int, seeds, from_turn: int):
             game.apply(legal[rnd.randrange(len(legal))], player)
 
 
-@pytest.mark.parametrize("pack, players, from_turn", [("cro-magnon", 4, 40), ("neolithibum", 5, 5),
-                                                    ("stone-age", 4, 3), ("stone-age-mammoth-herd", 3, 3),
-                                                    ("stone-age-mammoth-herd", 4, 6)])
+@pytest.mark.parametrize(
+    "pack, players, from_turn",
+    [
+        ("cro-magnon", 4, 40),
+        ("neolithibum", 5, 5),
+        ("stone-age", 4, 3),
+        ("stone-age-mammoth-herd", 3, 3),
+        ("stone-age-mammoth-herd", 4, 6),
+    ],
+)
 def test_the_board_and_its_question_fit_an_80x24_terminal(packs, pack, players, from_turn):
     """Mid-game at the pack's largest table: title, shared zones, the players, the log's tail, the question
     and the input line take at most 24 lines of 80 columns (the board scrolled off before). A board too
@@ -74,15 +86,16 @@ def test_the_board_and_its_question_fit_an_80x24_terminal(packs, pack, players, 
         lines = screen.rstrip("\n").split("\n")
         assert len(lines) <= HEIGHT, screen
         assert all(len(line.rstrip()) <= WIDTH for line in lines), screen
-        assert " ".join(view["decision"]["prompt"].split()) in " ".join(screen.split())    # wrapped, whole
+        assert " ".join(view["decision"]["prompt"].split()) in " ".join(screen.split())  # wrapped, whole
         assert "you are" in lines[0]
         me = view["you"]
         mine = next(i for i, line in enumerate(lines) if line.startswith(f"{me} (you)"))
         for counter, value in view["counters"][me].items():
             label = view.get("counter_labels", {}).get(counter) or view["counter_names"][counter]
             assert label in screen, (label, screen)
-            assert re.search(rf"{re.escape(label)}\s+{re.escape(str(value))}\b", " ".join(lines[mine:mine + 4])) \
-                or _in_table_column(lines, mine, label, str(value)), (label, value, screen)
+            assert re.search(
+                rf"{re.escape(label)}\s+{re.escape(str(value))}\b", " ".join(lines[mine : mine + 4])
+            ) or _in_table_column(lines, mine, label, str(value)), (label, value, screen)
         shown += 1
     assert shown >= 6
 
@@ -110,11 +123,18 @@ def test_the_goal_is_on_the_board(packs):
 
 
 def _view(options, zones=None, **decision):
-    return {"you": "P1", "players": ["P1", "P2"], "turn": {"player": "P1", "number": 3, "rounds": False},
-            "counters": {"P1": {"vp": 2}, "P2": {"vp": 5}}, "counter_names": {"vp": "Victory points"},
-            "zones": zones or {}, "log": ["P2 draws a card"], "result": None,
-            "decision": {"prompt": "How many?", "kind": "choose", "options": options, **decision},
-            "about": {"cards": {}, "zones": {}, "goal": []}}
+    return {
+        "you": "P1",
+        "players": ["P1", "P2"],
+        "turn": {"player": "P1", "number": 3, "rounds": False},
+        "counters": {"P1": {"vp": 2}, "P2": {"vp": 5}},
+        "counter_names": {"vp": "Victory points"},
+        "zones": zones or {},
+        "log": ["P2 draws a card"],
+        "result": None,
+        "decision": {"prompt": "How many?", "kind": "choose", "options": options, **decision},
+        "about": {"cards": {}, "zones": {}, "goal": []},
+    }
 
 
 def test_a_number_question_takes_the_number_itself():
@@ -158,15 +178,29 @@ def _table_view():
     }
     view = _view([{"key": 0, "label": "Explore"}, {"key": 1, "label": "end turn"}], zones, kind="action")
     view["about"] = {
-        "cards": {"wood": {"name": "Wood", "type": "resource"}, "spring": {"name": "Spring", "type": "resource"},
-                  "clay": {"name": "Clay", "type": "resource"},
-                  "axe": {"name": "Axe", "type": "technology", "tags": ["weapons"], "cost": ["Wood", "Flint"],
-                          "requires": ["Stone Knife"], "stats": {"vp": 2, "strength": 1},
-                          "text": "Counts for hunting."}},
-        "zones": {"pile": {"type": "pile", "discard": True, "text": "Face up next to the deck."},
-                  "row": {"type": "row"}, "deck": {"type": "deck"}, "hand:P1": {"type": "hand"},
-                  "hand:P2": {"type": "hand"}},
-        "goal": ["Victory points ≥ 22"]}
+        "cards": {
+            "wood": {"name": "Wood", "type": "resource"},
+            "spring": {"name": "Spring", "type": "resource"},
+            "clay": {"name": "Clay", "type": "resource"},
+            "axe": {
+                "name": "Axe",
+                "type": "technology",
+                "tags": ["weapons"],
+                "cost": ["Wood", "Flint"],
+                "requires": ["Stone Knife"],
+                "stats": {"vp": 2, "strength": 1},
+                "text": "Counts for hunting.",
+            },
+        },
+        "zones": {
+            "pile": {"type": "pile", "discard": True, "text": "Face up next to the deck."},
+            "row": {"type": "row"},
+            "deck": {"type": "deck"},
+            "hand:P1": {"type": "hand"},
+            "hand:P2": {"type": "hand"},
+        },
+        "goal": ["Victory points ≥ 22"],
+    }
     return view
 
 
@@ -174,7 +208,7 @@ def test_like_cards_are_grouped_and_a_discard_pile_says_its_top_card():
     console = _console()
     render(_table_view(), console)
     screen = console.export_text()
-    assert "Wood × 3, Spring" in screen                       # was "Wood, Spring, Wood × 2"
+    assert "Wood × 3, Spring" in screen  # was "Wood, Spring, Wood × 2"
     assert "Plains discard pile: top Clay (3)" in screen
     assert "Technology row: · · Axe" in screen and "Forest deck: 12" in screen
     assert "P1 (you)" in screen and "2 face down" in screen
@@ -209,15 +243,18 @@ def test_inspect_shows_a_zone_in_full_and_your_own_zone_by_its_label():
 
 
 def test_inspect_an_unknown_or_ambiguous_name_says_what_it_could_be():
-    assert "No card, zone or player named `spirng` is in sight. Did you mean `Spring`?" in \
-        _text(inspect(_table_view(), "spirng"))
+    assert "No card, zone or player named `spirng` is in sight. Did you mean `Spring`?" in _text(
+        inspect(_table_view(), "spirng")
+    )
     assert "could be:" in _text(inspect(_table_view(), "p"))
 
 
 def test_why_lists_the_actions_left_off_the_menu():
     view = _table_view()
-    view["decision"]["unavailable"] = [{"key": "hunt", "label": "Hunt", "why": "you have no weapon"},
-                                       {"key": "trade", "label": "Trade", "why": "your hand is empty"}]
+    view["decision"]["unavailable"] = [
+        {"key": "hunt", "label": "Hunt", "why": "you have no weapon"},
+        {"key": "trade", "label": "Trade", "why": "your hand is empty"},
+    ]
     text = _text(why(view))
     assert "Hunt: you have no weapon" in text and "Trade: your hand is empty" in text
     assert "Trade: your hand is empty" in _text(why(view, "tr")) and "Hunt" not in _text(why(view, "tr"))
@@ -242,7 +279,7 @@ def test_help_and_log_commands():
     assert answer == 1
     for command in ("i NAME", "why [NAME]", "log [N]", "q "):
         assert command in screen
-    assert "line 39 " + "x" * 60 in screen.replace("\n", "")      # the log in full, wrapped, not cut
+    assert "line 39 " + "x" * 60 in screen.replace("\n", "")  # the log in full, wrapped, not cut
     assert "Type a number from 1 to 2" in screen
 
 
@@ -257,6 +294,7 @@ def test_inspect_and_why_print_pack_text_as_plain_text():
     out = console.file.getvalue()
     assert "\x1b[2J" not in out and "\x1b]0" not in out and "\u202e" not in out
     import re
+
     bare = re.sub(r"\x1b\[[0-9;]*m", "", out)
     assert "Bad [2J[red]text" in bare and "Hunt [bold]: no ]0;t weapon" in bare
 
@@ -267,8 +305,12 @@ def test_the_view_describes_only_cards_in_sight(packs):
     game = game_module.Game.new(packs["cro-magnon"], 3, 5)
     session.play_randomly(game, random.Random(5), limit=60)
     view = game.view("P1")
-    seen = {item["id"] for zone in view["zones"].values()
-            for item in (zone.get("cards") or []) + [zone.get("top")] if isinstance(item, dict)}
+    seen = {
+        item["id"]
+        for zone in view["zones"].values()
+        for item in (zone.get("cards") or []) + [zone.get("top")]
+        if isinstance(item, dict)
+    }
     assert set(view["about"]["cards"]) == seen
     technology = next(d for d in view["about"]["cards"].values() if d.get("requires"))
     assert technology["cost"] and "vp" in technology["stats"]
@@ -276,8 +318,9 @@ def test_the_view_describes_only_cards_in_sight(packs):
         assert game.determinized("P1", seed).view("P1")["about"] == view["about"]
 
 
-_TINY = {"pack.yaml": "kind: pack\nid: tiny\nname: Tiny\nversion: 1.0.0\nplayers: {min: 2, max: 2}\n",
-         "rules.yaml": """kind: counter
+_TINY = {
+    "pack.yaml": "kind: pack\nid: tiny\nname: Tiny\nversion: 1.0.0\nplayers: {min: 2, max: 2}\n",
+    "rules.yaml": """kind: counter
 id: vp
 name: Victory points
 owner: player
@@ -314,12 +357,14 @@ name: Dig
 effect: |
   draw 1 from deck to hand
   gain 1 vp
-"""}
+""",
+}
 
 
 def test_knap_play_with_bots_only_names_nobody_you(tmp_path, knap, monkeypatch):
     """Nobody at the terminal plays a seat: the final board watches P1 and calls no seat "(you)"."""
     from conftest import write_tree
+
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     pack = write_tree(tmp_path / "tiny", _TINY)
     code, out, err = knap("play", pack, "--agents", "random", "--seed", "1", "--log", tmp_path / "g.json")
@@ -335,7 +380,7 @@ def test_a_counter_with_words_for_its_values_shows_the_word(packs):
     number = game.state["counters"]["table"]["mammoth_area"]
     assert 1 <= number <= 4
     view = game.view("P1")
-    assert view["counters"]["table"]["mammoth_area"] == number                  # the view keeps the number
+    assert view["counters"]["table"]["mammoth_area"] == number  # the view keeps the number
     console = _console()
     render(view, console)
     area = ["Forest", "Clay pit", "Quarry", "River"][number - 1]

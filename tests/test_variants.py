@@ -1,6 +1,7 @@
-"""Packs that extend packs (DESIGN section 2, engine/compose.py): what a variant inherits, adds,
+"""Packs that extend packs (DESIGN section 2, engine/content/compose.py): what a variant inherits, adds,
 replaces, patches and removes; the errors with their positions; the cache across packs; the runtime
 playing the effective pack; `knap diff`."""
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,8 @@ parameters:
 decks:
   deck: {size: 3, composition: {stone: 2, bone: 1}}
 """,
-    "rules.yaml": MINIMAL_RULES + """---
+    "rules.yaml": MINIMAL_RULES
+    + """---
 kind: end
 id: goal_reached
 name: Goal reached
@@ -84,6 +86,7 @@ def packs(tmp_path):
     def make(files: dict[str, str], manifest_extra: str = "", name: str = "variant") -> Path:
         manifest = VARIANT_MANIFEST.replace("id: variant", f"id: {name}") + manifest_extra
         return write(tmp_path / name, {"pack.yaml": manifest, **files})
+
     return make
 
 
@@ -113,8 +116,12 @@ def test_an_override_of_a_table_by_player_count_replaces_the_table(packs):
 
 
 def test_replace_puts_a_document_in_the_place_of_the_inherited_one(packs):
-    root = packs({"cards.yaml": "kind: card\nid: stone\nreplace: true\nname: Flint stone\ntype: resource\n"
-                                "deck: deck\ncopies: 2\nstats: {weight: 5}\n"})
+    root = packs(
+        {
+            "cards.yaml": "kind: card\nid: stone\nreplace: true\nname: Flint stone\ntype: resource\n"
+            "deck: deck\ncopies: 2\nstats: {weight: 5}\n"
+        }
+    )
     rules = load(root)
     assert rules.cards["stone"]["name"] == "Flint stone" and rules.cards["stone"]["stats"] == {"weight": 5}
     assert "replace" not in rules.cards["stone"]
@@ -123,20 +130,21 @@ def test_replace_puts_a_document_in_the_place_of_the_inherited_one(packs):
 
 def test_a_patch_merges_fields_and_null_deletes_one(packs):
     """`changes` is a JSON Merge Patch: the effect is replaced, `limit` deleted, other fields kept."""
-    root = packs({"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 2 vp\n"
-                                "  limit: null\n"})
+    root = packs({"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 2 vp\n  limit: null\n"})
     rules = load(root)
     action = rules.actions["score"]
     assert action["effect"] == "gain 2 vp\n" and "limit" not in action and action["name"] == "Score"
     game = Game.new(rules, 1, 0)
     game.apply(game.decision.options.index("score"), "P1")
     assert game.state["counters"]["P1"]["vp"] == 2
-    assert "score" in [game.decision.options[k] for k in game.legal("P1")]     # no longer once per turn
+    assert "score" in [game.decision.options[k] for k in game.legal("P1")]  # no longer once per turn
 
 
 def test_remove_takes_inherited_documents_out(packs):
-    root = packs({"rules.yaml": "kind: action\nid: pass_time\nname: Pass time\neffect: |\n  log \"waiting\"\n"},
-                 "remove:\n  score: Nobody scores in this variant.\n")
+    root = packs(
+        {"rules.yaml": 'kind: action\nid: pass_time\nname: Pass time\neffect: |\n  log "waiting"\n'},
+        "remove:\n  score: Nobody scores in this variant.\n",
+    )
     rules = load(root)
     assert set(rules.actions) == {"pass_time"}
 
@@ -164,7 +172,8 @@ def _text(root):
     import contextlib
     import io
 
-    from engine.cli import main
+    from engine.commands.cli import main
+
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["lint", str(root), "--no-cache"])
@@ -174,10 +183,18 @@ def _text(root):
 def test_variants_of_variants_stack(packs):
     """A pack may extend a variant: it sees the base's documents as the variant left them, and its own
     patch applies on top of the variant's."""
-    packs({"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 2 vp\n"},
-          "parameters:\n  goal: {default: 5}\n")
-    top = packs({"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  name: Score twice\n"},
-                "parameters:\n  goal: {default: 7}\n", name="top").parent / "top"
+    packs(
+        {"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 2 vp\n"},
+        "parameters:\n  goal: {default: 5}\n",
+    )
+    top = (
+        packs(
+            {"rules.yaml": "kind: patch\ntarget: score\nchanges:\n  name: Score twice\n"},
+            "parameters:\n  goal: {default: 7}\n",
+            name="top",
+        ).parent
+        / "top"
+    )
     (top / "pack.yaml").write_text((top / "pack.yaml").read_text().replace("[base]", "[variant]"))
     rules = load(top)
     assert rules.actions["score"]["effect"] == "gain 2 vp\n" and rules.actions["score"]["name"] == "Score twice"
@@ -187,8 +204,8 @@ def test_variants_of_variants_stack(packs):
 def test_two_variants_of_one_base_can_be_combined(packs, lint_json):
     """Extending two packs that share a base: the shared documents are one; a document the two define
     differently is a conflict (P006) at the `extends` entry."""
-    packs({"a.yaml": "kind: action\nid: rest\nname: Rest\neffect: |\n  log \"rest\"\n"}, name="left")
-    packs({"b.yaml": "kind: action\nid: run\nname: Run\neffect: |\n  log \"run\"\n"}, name="right")
+    packs({"a.yaml": 'kind: action\nid: rest\nname: Rest\neffect: |\n  log "rest"\n'}, name="left")
+    packs({"b.yaml": 'kind: action\nid: run\nname: Run\neffect: |\n  log "run"\n'}, name="right")
     both = packs({}, name="both")
     (both / "pack.yaml").write_text((both / "pack.yaml").read_text().replace("[base]", "[left, right]"))
     assert found(lint_json, both) == (0, [])
@@ -199,26 +216,55 @@ def test_two_variants_of_one_base_can_be_combined(packs, lint_json):
 
 
 # ------------------------------------------------------------------------------------------ errors
-@pytest.mark.parametrize("files,extra,expected", [
-    ({"c.yaml": "kind: card\nid: bone\nname: Bone\ntype: resource\ndeck: deck\n"}, "",
-     [("c.yaml", 2, 5, "P006")]),                                                   # conflict: no replace
-    ({"c.yaml": "kind: zone\nid: bone\nreplace: true\nname: Bone pile\ntype: pile\n"}, "",
-     [("c.yaml", 1, 7, "P006")]),                                                   # replace by another kind
-    ({"r.yaml": "kind: patch\ntarget: scor\nchanges: {name: Score!}\n"}, "",
-     [("r.yaml", 2, 9, "P007")]),                                                   # patch of an unknown rule
-    ({}, "remove:\n  bones: Gone.\n", [("pack.yaml", 7, 3, "P007")]),              # removal of a missing id
-    ({"c.yaml": "kind: zone\nid: pit\nreplace: true\nname: Pit\ntype: pile\n"}, "",
-     [("c.yaml", 3, 1, "P007")]),                                                   # replacement of nothing
-    ({"r.yaml": "kind: patch\ntarget: score\nchanges: {name: Again}\n---\n"
-                "kind: patch\ntarget: score\nchanges: {limit: null}\n"}, "",
-     [("r.yaml", 6, 9, "P006")]),                                                   # patched twice
-    ({"r.yaml": "kind: patch\ntarget: score\nchanges:\n  cost: {ap: lots}\n"}, "",
-     [("r.yaml", 4, 14, "S003")]),                                                  # a patch breaking the schema
-    ({"r.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 1 vpp\n"}, "",
-     [("r.yaml", 5, 12, "D002")]),                                                  # a patched text, checked
-    ({"r.yaml": "kind: patch\ntarget: score\nchanges:\n  id: other\n"}, "",
-     [("r.yaml", 4, 3, "S005")]),                                                   # ids are not patched
-])
+@pytest.mark.parametrize(
+    "files,extra,expected",
+    [
+        (
+            {"c.yaml": "kind: card\nid: bone\nname: Bone\ntype: resource\ndeck: deck\n"},
+            "",
+            [("c.yaml", 2, 5, "P006")],
+        ),  # conflict: no replace
+        (
+            {"c.yaml": "kind: zone\nid: bone\nreplace: true\nname: Bone pile\ntype: pile\n"},
+            "",
+            [("c.yaml", 1, 7, "P006")],
+        ),  # replace by another kind
+        (
+            {"r.yaml": "kind: patch\ntarget: scor\nchanges: {name: Score!}\n"},
+            "",
+            [("r.yaml", 2, 9, "P007")],
+        ),  # patch of an unknown rule
+        ({}, "remove:\n  bones: Gone.\n", [("pack.yaml", 7, 3, "P007")]),  # removal of a missing id
+        (
+            {"c.yaml": "kind: zone\nid: pit\nreplace: true\nname: Pit\ntype: pile\n"},
+            "",
+            [("c.yaml", 3, 1, "P007")],
+        ),  # replacement of nothing
+        (
+            {
+                "r.yaml": "kind: patch\ntarget: score\nchanges: {name: Again}\n---\n"
+                "kind: patch\ntarget: score\nchanges: {limit: null}\n"
+            },
+            "",
+            [("r.yaml", 6, 9, "P006")],
+        ),  # patched twice
+        (
+            {"r.yaml": "kind: patch\ntarget: score\nchanges:\n  cost: {ap: lots}\n"},
+            "",
+            [("r.yaml", 4, 14, "S003")],
+        ),  # a patch breaking the schema
+        (
+            {"r.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    gain 1 vpp\n"},
+            "",
+            [("r.yaml", 5, 12, "D002")],
+        ),  # a patched text, checked
+        (
+            {"r.yaml": "kind: patch\ntarget: score\nchanges:\n  id: other\n"},
+            "",
+            [("r.yaml", 4, 3, "S005")],
+        ),  # ids are not patched
+    ],
+)
 def test_each_variant_error_is_reported_at_its_position(packs, lint_json, files, extra, expected):
     root = packs(files, extra)
     code, diags = found(lint_json, root)
@@ -238,9 +284,11 @@ def test_a_cycle_of_three_packs_is_reported_by_each(tmp_path, lint_json):
         write(tmp_path / name, {"pack.yaml": VARIANT_MANIFEST.replace("variant", name).replace("[base]", f"[{base}]")})
     code, diags = lint_json(tmp_path / "a", tmp_path / "b", tmp_path / "c")
     assert code == 1 and {(d[0], d[1], d[2], d[3]) for d in diags} == {("pack.yaml", 5, 11, "P005")}
-    assert sorted(d[4] for d in diags) == ["packs extend each other in a cycle: a -> b -> c -> a",
-                                           "packs extend each other in a cycle: b -> c -> a -> b",
-                                           "packs extend each other in a cycle: c -> a -> b -> c"]
+    assert sorted(d[4] for d in diags) == [
+        "packs extend each other in a cycle: a -> b -> c -> a",
+        "packs extend each other in a cycle: b -> c -> a -> b",
+        "packs extend each other in a cycle: c -> a -> b -> c",
+    ]
 
 
 def test_a_broken_base_is_one_error_of_the_variant(packs, lint_json, tmp_path):
@@ -250,7 +298,7 @@ def test_a_broken_base_is_one_error_of_the_variant(packs, lint_json, tmp_path):
     (tmp_path / "base" / "cards.yaml").write_text(BASE["cards.yaml"].replace("deck: deck", "deck: dekc", 1))
     code, diags = lint_json(root)
     assert code == 1 and [d[:4] for d in diags] == [("pack.yaml", 5, 11, "P008")]
-    code, diags = lint_json(tmp_path)        # both: each problem once
+    code, diags = lint_json(tmp_path)  # both: each problem once
     assert sorted(d[3] for d in diags) == ["P008", "R001", "R003"]
 
 
@@ -277,8 +325,12 @@ def test_the_cache_sees_a_change_in_the_base(packs, knap, tmp_path):
 
 
 def test_a_runtime_error_in_patched_text_points_into_the_patch(packs):
-    root = packs({"r.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    repeat 1000000000 times:\n"
-                            "        gain 1 vp\n"})
+    root = packs(
+        {
+            "r.yaml": "kind: patch\ntarget: score\nchanges:\n  effect: |\n    repeat 1000000000 times:\n"
+            "        gain 1 vp\n"
+        }
+    )
     rules = load(root)
     game = Game.new(rules, 1, 0)
     with pytest.raises(ContentError) as caught:
@@ -302,34 +354,55 @@ def test_knap_diff_says_what_the_solo_variant_changes(knap):
     report = json.loads(out)
     assert report["pack"] == "cro_magnon_solo" and report["base"] == ["cro_magnon"]
     assert report["players"] == {"from": {"min": 2, "max": 4}, "to": {"min": 1, "max": 1}}
-    assert report["parameters"] == {"action_points": {"from": 2, "to": 4},
-                                    "victory_points": {"from": {"by_player_count": {"2": 30, "3": 24, "4": 22}}}}
-    assert {r["id"] for r in report["removed"]} == {"attack", "improve_dwelling", "additional_exploration",
-                                                     "victory_point_goal", "cards_in_hand", "predator_figures"}
+    assert report["parameters"] == {
+        "action_points": {"from": 2, "to": 4},
+        "victory_points": {"from": {"by_player_count": {"2": 30, "3": 24, "4": 22}}},
+    }
+    assert {r["id"] for r in report["removed"]} == {
+        "attack",
+        "improve_dwelling",
+        "additional_exploration",
+        "victory_point_goal",
+        "cards_in_hand",
+        "predator_figures",
+    }
     solo = load(Path(__file__).resolve().parent.parent / "content" / "cro-magnon-solo")
     assert "victory_points" not in solo.manifest["parameters"]
     changed = {c["id"]: c for c in report["changed"]}
     assert changed["found_settlement"]["how"] == "patched"
     fields = changed["found_settlement"]["fields"]
-    assert fields["cost.ap"] == {"to": 4} and "whole_turn" not in fields     # the solo game keeps the whole turn
+    assert fields["cost.ap"] == {"to": 4} and "whole_turn" not in fields  # the solo game keeps the whole turn
     assert changed["vp"]["fields"] == {"max": {"to": 0}}
     assert {a["id"] for a in report["added"]} >= {"winter", "storm", "events", "resolve_event", "winter_comes"}
     code, out, _ = knap("diff", "cro-magnon-solo")
     assert code == 0
     assert "players: 2 to 4 -> 1" in out and "  action_points: 2 -> 4" in out
     # the built-in pack lies in the repository, or inside the installed package (`pip install .`)
-    assert re.search(r"^  action found_settlement \(patched in \S*cro-magnon-solo/rules/solo\.yaml\):$", out, re.MULTILINE)
+    assert re.search(
+        r"^  action found_settlement \(patched in \S*cro-magnon-solo/rules/solo\.yaml\):$", out, re.MULTILINE
+    )
     assert "    cost.ap: (none) -> 4" in out
 
 
 def test_knap_diff_of_a_replacement(packs, knap):
-    root = packs({"cards.yaml": "kind: card\nid: stone\nreplace: true\nname: Stone\ntype: resource\n"
-                                "deck: deck\ncopies: 2\nstats: {weight: 5}\n"})
+    root = packs(
+        {
+            "cards.yaml": "kind: card\nid: stone\nreplace: true\nname: Stone\ntype: resource\n"
+            "deck: deck\ncopies: 2\nstats: {weight: 5}\n"
+        }
+    )
     code, out, _ = knap("diff", root, "--format", "json")
     report = json.loads(out)
-    assert code == 0 and report["changed"] == [{"id": "stone", "kind": "card", "name": "Stone", "how": "replaced",
-                                                "file": str(root / "cards.yaml"),
-                                                "fields": {"stats.weight": {"from": 2, "to": 5}}}]
+    assert code == 0 and report["changed"] == [
+        {
+            "id": "stone",
+            "kind": "card",
+            "name": "Stone",
+            "how": "replaced",
+            "file": str(root / "cards.yaml"),
+            "fields": {"stats.weight": {"from": 2, "to": 5}},
+        }
+    ]
     assert report["added"] == report["removed"] == [] and "parameters" not in report
 
 
@@ -345,22 +418,40 @@ def test_knap_diff_refuses_a_pack_that_extends_nothing_or_has_errors(packs, knap
 
 _IDS = ["score", "goal_reached", "vp", "deck", "hand", "stone", "bone", "missing_id"]
 _FIELDS = ["name", "effect", "limit", "cost", "stats", "trigger", "copies", "owner", "min", "text", "type"]
-_VALUES = st.one_of(st.none(), st.integers(-3, 5), st.sampled_from(["gain 1 vp\n", "log \"x\"\n", "once_per_turn",
-                                                                      "me.vp >= 1", "player", "", "deck", "vp >"]),
-                    st.dictionaries(st.sampled_from(["ap", "weight", "vp"]), st.integers(0, 3), max_size=2),
-                    st.lists(st.sampled_from(["stone", "bone"]), max_size=2))
+_VALUES = st.one_of(
+    st.none(),
+    st.integers(-3, 5),
+    st.sampled_from(["gain 1 vp\n", 'log "x"\n', "once_per_turn", "me.vp >= 1", "player", "", "deck", "vp >"]),
+    st.dictionaries(st.sampled_from(["ap", "weight", "vp"]), st.integers(0, 3), max_size=2),
+    st.lists(st.sampled_from(["stone", "bone"]), max_size=2),
+)
 
 
 @st.composite
 def _variants(draw):
     files = {}
-    patches = draw(st.lists(st.tuples(st.sampled_from(_IDS), st.dictionaries(st.sampled_from(_FIELDS), _VALUES,
-                                                                               min_size=1, max_size=3)),
-                            max_size=3))
+    patches = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(_IDS), st.dictionaries(st.sampled_from(_FIELDS), _VALUES, min_size=1, max_size=3)
+            ),
+            max_size=3,
+        )
+    )
     docs = [json.dumps({"kind": "patch", "target": target, "changes": changes}) for target, changes in patches]
     for card_id in draw(st.lists(st.sampled_from(["stone", "bone", "antler"]), max_size=2)):
-        docs.append(json.dumps({"kind": "card", "id": card_id, "replace": draw(st.booleans()), "name": "X",
-                                "type": "resource", "deck": "deck"}))
+        docs.append(
+            json.dumps(
+                {
+                    "kind": "card",
+                    "id": card_id,
+                    "replace": draw(st.booleans()),
+                    "name": "X",
+                    "type": "resource",
+                    "deck": "deck",
+                }
+            )
+        )
     if docs:
         files["more.yaml"] = "\n---\n".join(docs) + "\n"
     removed = draw(st.lists(st.sampled_from(_IDS), max_size=3, unique=True))
@@ -405,7 +496,9 @@ def test_a_finding_of_the_base_is_reported_once_by_the_base(packs, lint_json, tm
     the variant alone is clean, linting both reports it once."""
     rules = tmp_path / "base" / "rules.yaml"
     root = packs({})
-    rules.write_text(rules.read_text().replace("effect: |\n  gain 1 vp\n", "effect: |\n  let stone = 1\n  gain stone vp\n"))
+    rules.write_text(
+        rules.read_text().replace("effect: |\n  gain 1 vp\n", "effect: |\n  let stone = 1\n  gain stone vp\n")
+    )
     assert lint_json(root) == (0, [])
     code, diags = lint_json(tmp_path / "base", root)
     assert code == 1 and [d[:4] for d in diags] == [("rules.yaml", 30, 7, "D006")]

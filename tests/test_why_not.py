@@ -1,10 +1,11 @@
-""""Why can't I?" (issue 11): every action the menu leaves out comes with the first condition that failed,
+""" "Why can't I?" (issue 11): every action the menu leaves out comes with the first condition that failed,
 in words (`view["decision"]["unavailable"]`), and an action chosen and then undone says why, in a log line
 its player reads ("<action> undone: <why>") and in the menu that no longer offers it.
 
 Generic behaviour is checked on a small pack written here; the rulebook cases on Cro-Magnon
 (shared/rulebooks/cro-magnon.txt), each docstring naming its section.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -20,14 +21,18 @@ name: Why
 version: 1.0.0
 players: {min: 2, max: 2}
 """
-_RULES = MINIMAL_RULES + """---
+_RULES = (
+    MINIMAL_RULES
+    + """---
 kind: counter
 id: ap
 name: Action points
 owner: player
 start: 1
 ---
-""" + goal_end(30) + """---
+"""
+    + goal_end(30)
+    + """---
 kind: action
 id: costly
 name: Costly
@@ -94,6 +99,7 @@ id: pair
 name: Pair
 effect: choose 2 from numbers(1, 1) as two with "Which two numbers?"
 """
+)
 
 
 @pytest.fixture
@@ -112,13 +118,13 @@ def take(g, action, player="P1"):
 
 def test_each_action_left_out_of_the_menu_says_which_condition_failed_first(game):
     out = unavailable(game)
-    assert set(out) == {"costly", "picky", "explained"}       # subroutines are never on a menu
+    assert set(out) == {"costly", "picky", "explained"}  # subroutines are never on a menu
     assert out["costly"] == {"key": "costly", "label": "Costly", "why": "it costs 2 Action points and you have 1"}
     # the first conjunct of `available` that is false, from the author's text
     assert out["picky"]["why"] == "the condition `count(hand(me)) > 0` is not met"
     # an author's own words
     assert out["explained"]["why"] == "You need a card in your hand."
-    assert "unavailable" not in (game.view("P2")["decision"] or {})     # only the player at the menu reads it
+    assert "unavailable" not in (game.view("P2")["decision"] or {})  # only the player at the menu reads it
 
 
 def test_limits_and_whole_turn_actions_say_why_they_are_left_out(game):
@@ -130,10 +136,10 @@ def test_limits_and_whole_turn_actions_say_why_they_are_left_out(game):
 
 def test_an_undone_action_says_why_in_its_players_log_and_in_the_menu(game):
     take(game, "doomed")
-    assert game.decision.kind == "action" and game.state["counters"]["P1"]["vp"] == 0     # undone
+    assert game.decision.kind == "action" and game.state["counters"]["P1"]["vp"] == 0  # undone
     why = "the condition `me.vp > 5` is not met"
     assert game.view("P1")["log"][-1] == f"Doomed undone: {why}"
-    assert why not in " ".join(game.view("P2")["log"])        # another player's reasons stay theirs
+    assert why not in " ".join(game.view("P2")["log"])  # another player's reasons stay theirs
     assert unavailable(game)["doomed"]["why"] == why
 
 
@@ -157,7 +163,7 @@ def test_the_reason_survives_save_and_load_and_is_forgotten_after_the_next_actio
     loaded = Game.load(game.rules, game.save())
     assert unavailable(loaded)["doomed"]["why"] == "the condition `me.vp > 5` is not met"
     take(loaded, "once")
-    assert "doomed" not in unavailable(loaded)     # the board changed: it is offered again
+    assert "doomed" not in unavailable(loaded)  # the board changed: it is offered again
 
 
 # ---------------------------------------------------------------------------------------------- Cro-Magnon
@@ -167,8 +173,7 @@ def test_a_technology_whose_prerequisite_nobody_mastered_is_explained():
     technology is impossible for now!". P1 holds the Spear's cost, but nobody has mastered the Axe and the
     Stone Knife it requires: Mastering a Technology is left out, and the menu says why."""
     g = new_game()
-    for zone in ("weapons_row", "daily_life_row", "dwelling_row", "weapons_deck", "daily_life_deck",
-                 "dwelling_deck"):
+    for zone in ("weapons_row", "daily_life_row", "dwelling_row", "weapons_deck", "daily_life_deck", "dwelling_deck"):
         clear(g, zone)
     put(g, "spear", "weapons_row", slot=1)
     put(g, "wood", "hand:P1")
@@ -187,20 +192,29 @@ def test_developing_with_an_animal_on_top_of_every_discard_pile_is_undone_and_sa
     and no resource in the rows there is nothing to take: the action is undone (no AP spent), the player
     reads why, and the menu says why it is no longer offered."""
     g = new_game()
-    for pile, animal in (("forest_discard", "deer_bird"), ("mountains_discard", "markhor_bird"),
-                         ("river_discard", "crocodile"), ("plains_discard", "sabre_toothed_tiger")):
+    for pile, animal in (
+        ("forest_discard", "deer_bird"),
+        ("mountains_discard", "markhor_bird"),
+        ("river_discard", "crocodile"),
+        ("plains_discard", "sabre_toothed_tiger"),
+    ):
         put(g, animal, pile)
     g = ready(g)
-    assert all(ids(g, row).count(None) == len(ids(g, row)) or
-               all(g.rules.cards[c]["type"] != "resource" for c in ids(g, row) if c)
-               for row in ("weapons_row", "daily_life_row", "dwelling_row"))
+    assert all(
+        ids(g, row).count(None) == len(ids(g, row))
+        or all(g.rules.cards[c]["type"] != "resource" for c in ids(g, row) if c)
+        for row in ("weapons_row", "daily_life_row", "dwelling_row")
+    )
     set_counter(g, "P1", "ap", 2)
     answer(g, "Developing a Technology")
     assert g.decision.kind == "action" and g.state["counters"]["P1"]["ap"] == 2
     why = 'there is nothing to choose for "Which resource do you take?"'
     assert g.view("P1")["log"][-1] == f"Developing a Technology undone: {why}"
-    assert unavailable(g)["develop_technology"] == {"key": "develop_technology", "label": "Developing a Technology",
-                                                    "why": why}
+    assert unavailable(g)["develop_technology"] == {
+        "key": "develop_technology",
+        "label": "Developing a Technology",
+        "why": why,
+    }
 
 
 def test_an_action_short_of_action_points_says_so():
@@ -222,13 +236,16 @@ def test_exploring_a_terrain_with_no_card_left_is_undone_in_the_authors_words():
     g = ready(g)
     answer(g, "Explore Terrain")
     answer(g, "Forest deck")
-    assert g.view("P1")["log"][-1] == ("Explore Terrain undone: That terrain has no card left, in its deck or "
-                                       "its discard pile")
+    assert g.view("P1")["log"][-1] == (
+        "Explore Terrain undone: That terrain has no card left, in its deck or its discard pile"
+    )
     assert g.view("P2")["log"][-1] == "P1 takes back Explore Terrain"
 
 
 # ---------------------------------------------------------------------------------------------- hidden counters
-_SECRET_RULES = MINIMAL_RULES + """---
+_SECRET_RULES = (
+    MINIMAL_RULES
+    + """---
 kind: counter
 id: coins
 name: Coins
@@ -243,7 +260,9 @@ owner: table
 visibility: hidden
 start: 4
 ---
-""" + goal_end(30) + """---
+"""
+    + goal_end(30)
+    + """---
 kind: action
 id: rob
 name: Rob
@@ -266,6 +285,7 @@ name: Buy
 cost: {coins: 3}
 effect: gain 1 vp
 """
+)
 
 
 @pytest.fixture
@@ -279,8 +299,8 @@ def test_why_never_tells_a_counter_its_reader_may_not_read(secret_game):
     bag); it now says only that the amount falls short, and still quotes what the reader may read."""
     g = secret_game
     out = unavailable(g)
-    assert out["dig"]["why"] == "it costs 9 Bag and you have fewer"              # the bag: nobody reads it
-    assert out["buy"]["why"] == "it costs 3 Coins and you have 2"                # my own coins: I read them
+    assert out["dig"]["why"] == "it costs 9 Bag and you have fewer"  # the bag: nobody reads it
+    assert out["buy"]["why"] == "it costs 3 Coins and you have 2"  # my own coins: I read them
     take(g, "rob")
     assert g.view("P1")["log"][-1] == "Rob undone: it takes 5 Coins and P2 has fewer"
     assert "P2 has 2" not in " ".join(g.view("P1")["log"]) + str(unavailable(g))

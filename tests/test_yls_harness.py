@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from yls import complete, run_yls
 
 TOY_DRAFT7 = {

@@ -31,8 +31,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 REPO = Path(__file__).resolve().parents[1]
 YLS_DIR = REPO / "tools" / "yls"
@@ -95,7 +95,9 @@ def ensure_installed() -> str:
             cmd = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"]
         proc = subprocess.run(cmd, cwd=YLS_DIR, capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
-            raise YlsError(f"{' '.join(cmd)} failed in {YLS_DIR} (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+            raise YlsError(
+                f"{' '.join(cmd)} failed in {YLS_DIR} (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+            )
         _STAMP.write_text(digest + "\n")
     return node
 
@@ -113,9 +115,13 @@ def _run(args: list[str], timeout: float, settle_ms: int | None = None) -> dict:
     try:
         result = json.loads(proc.stdout)
     except json.JSONDecodeError:
-        raise YlsError(f"check.mjs exit {proc.returncode}, no JSON output.\nstdout: {proc.stdout}\nstderr: {proc.stderr}") from None
+        raise YlsError(
+            f"check.mjs exit {proc.returncode}, no JSON output.\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+        ) from None
     if proc.returncode != 0 or result.get("error"):
-        raise YlsError(f"check.mjs exit {proc.returncode}: {result.get('error')}\n{json.dumps(result, indent=1)}\nstderr: {proc.stderr}")
+        raise YlsError(
+            f"check.mjs exit {proc.returncode}: {result.get('error')}\n{json.dumps(result, indent=1)}\nstderr: {proc.stderr}"
+        )
     return result
 
 

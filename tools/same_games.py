@@ -8,6 +8,7 @@ shipped pack and player count, the decisions made (their hash), the result and t
 A speed change must keep every game (issue 16). A change of the log's wording alone changes the state hash
 but not the decisions or the result: `--check` reports those apart, so they can be re-recorded once, on
 purpose, in one commit (`--record FILE --only TEXT` re-records only those games of FILE)."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,14 +21,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.runtime import rules as rules_module  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_out, play_randomly  # noqa: E402
-from engine.runtime import agents as agent_table  # noqa: E402
+from engine.runtime import agents as agent_table
+from engine.runtime import rules as rules_module
+from engine.runtime.game import Game
+from engine.runtime.session import play_out, play_randomly
 
 RANDOM_SEEDS = 4
-GREEDY = {"cro-magnon": [2], "cro-magnon-solo": [1], "neolithibum": [2], "stone-age": [2],
-          "stone-age-mammoth-herd": [2]}   # one short greedy game each: the look-ahead and clone() too
+GREEDY = {
+    "cro-magnon": [2],
+    "cro-magnon-solo": [1],
+    "neolithibum": [2],
+    "stone-age": [2],
+    "stone-age-mammoth-herd": [2],
+}  # one short greedy game each: the look-ahead and clone() too
 
 
 def _digest(data) -> str:
@@ -36,9 +42,12 @@ def _digest(data) -> str:
 
 def _record(game: Game) -> dict:
     result = game.state["result"]
-    return {"decisions": _digest(game.state["history"]), "count": len(game.state["history"]),
-            "result": _digest([result["winners"], result["scores"], result["reason"], result["turns"]]),
-            "state": game.state_hash()[:16]}
+    return {
+        "decisions": _digest(game.state["history"]),
+        "count": len(game.state["history"]),
+        "result": _digest([result["winners"], result["scores"], result["reason"], result["turns"]]),
+        "state": game.state_hash()[:16],
+    }
 
 
 def games():
@@ -71,9 +80,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.record:
         target = Path(args.record)
-        kept = json.loads(target.read_text()) if args.only and target.exists() else {}   # --only: update those
-        records = {name: _record(play(rules, players, seed, agent))
-                   for name, rules, players, seed, agent in games() if args.only in name}
+        kept = json.loads(target.read_text()) if args.only and target.exists() else {}  # --only: update those
+        records = {
+            name: _record(play(rules, players, seed, agent))
+            for name, rules, players, seed, agent in games()
+            if args.only in name
+        }
         target.write_text(json.dumps(kept | records, indent=1, sort_keys=True) + "\n")
         print(f"{len(records)} games recorded in {args.record}")
         return 0
@@ -91,8 +103,10 @@ def main(argv=None) -> int:
         else:
             differ += 1
             print(f"DIFFERENT GAME: {name}: {then} -> {now}")
-    print(f"{same} games the same, {worded} with the same decisions and result but another final state, "
-          f"{differ} different")
+    print(
+        f"{same} games the same, {worded} with the same decisions and result but another final state, "
+        f"{differ} different"
+    )
     return 1 if differ or worded else 0
 
 

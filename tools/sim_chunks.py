@@ -9,6 +9,7 @@ the chunks' medians, since a summary keeps no game-by-game lengths).
 Chunk `greedy-N-S.json` holds seeds S to S+chunk-1, played exactly as the same seeds in one `knap sim` run
 (game i uses seed i; its agents are seeded from it), so chunks add up to the run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,9 +27,29 @@ def play(args) -> None:
         target = out / f"{args.agents.replace(',', '+')}-{args.players}-{start}.json"
         if target.exists():
             continue
-        command = [sys.executable, "-m", "engine.cli", "sim", args.pack, "-n", str(games), "--seed", str(start),
-                   "--players", str(args.players), "--agents", args.agents, "--jobs", str(args.jobs),
-                   "--format", "json", "--output", str(target), "--log-dir", str(out / f"logs-{args.players}")]
+        command = [
+            sys.executable,
+            "-m",
+            "engine.commands.cli",
+            "sim",
+            args.pack,
+            "-n",
+            str(games),
+            "--seed",
+            str(start),
+            "--players",
+            str(args.players),
+            "--agents",
+            args.agents,
+            "--jobs",
+            str(args.jobs),
+            "--format",
+            "json",
+            "--output",
+            str(target),
+            "--log-dir",
+            str(out / f"logs-{args.players}"),
+        ]
         subprocess.run(command, check=True)
         print(f"seeds {start}–{start + games - 1} done", file=sys.stderr, flush=True)
 
@@ -39,10 +60,27 @@ def summary(folder: Path) -> dict:
     for path in sorted(folder.glob("*.json")):
         chunk = json.loads(path.read_text(encoding="utf-8"))
         key = (chunk["pack"], chunk["players"], ",".join(chunk["agents"]))
-        run = runs.setdefault(key, {"pack": key[0], "players": key[1], "agents": key[2], "chunks": 0, "games": 0,
-                                    "played": 0, "errors": 0, "stalled": 0, "stalled_seeds": [], "endings": {},
-                                    "seeds": [], "_rounds": 0, "min": None, "max": None, "chunk_medians": [],
-                                    "per_agent": {}})
+        run = runs.setdefault(
+            key,
+            {
+                "pack": key[0],
+                "players": key[1],
+                "agents": key[2],
+                "chunks": 0,
+                "games": 0,
+                "played": 0,
+                "errors": 0,
+                "stalled": 0,
+                "stalled_seeds": [],
+                "endings": {},
+                "seeds": [],
+                "_rounds": 0,
+                "min": None,
+                "max": None,
+                "chunk_medians": [],
+                "per_agent": {},
+            },
+        )
         run["chunks"] += 1
         run["games"] += chunk["games"]
         run["played"] += chunk["played"]
@@ -52,11 +90,11 @@ def summary(folder: Path) -> dict:
         run["seeds"].append((chunk["seed"], chunk["seed"] + chunk["games"] - 1))
         for reason, n in chunk["endings"].items():
             run["endings"][reason] = run["endings"].get(reason, 0) + n
-        for agent, row in chunk.get("per_agent", {}).items():      # wins by agent (shared wins split)
+        for agent, row in chunk.get("per_agent", {}).items():  # wins by agent (shared wins split)
             mine = run["per_agent"].setdefault(agent, {"seat_games": 0, "wins": 0.0, "_score": 0.0, "_scored": 0})
             mine["seat_games"] += row["seat_games"]
             mine["wins"] = round(mine["wins"] + row["wins"], 2)
-        for seat in chunk.get("seats", []):                       # the final score, by agent
+        for seat in chunk.get("seats", []):  # the final score, by agent
             if seat.get("score") and seat["score"].get("mean") is not None:
                 mine = run["per_agent"][seat["agent"]]
                 mine["_score"] += seat["score"]["mean"] * chunk["played"]

@@ -11,6 +11,7 @@ per-area and village limits, food and resources never below 0).
 The test suite runs a dozen games per player count; this is the long version, for release notes. With
 `--record FILE` each finished game is appended to FILE (one JSON line) as it ends, and a run started again with
 the same FILE plays only the games not yet recorded: 12,000 watched games need not fit in one sitting."""
+
 from __future__ import annotations
 
 import argparse
@@ -25,10 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import invariants  # noqa: E402
-from engine.packs import resolve_target  # noqa: E402
-from engine.runtime import persist, rules as rules_module, session  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
+import invariants
+
+from engine.content.packs import resolve_target
+from engine.runtime import persist, session
+from engine.runtime import rules as rules_module
+from engine.runtime.game import Game
 
 RULES = None
 
@@ -44,6 +47,7 @@ def one(args):
     was given, and its final hash must be the copy's: one game played fewer than replaying afterwards."""
     players, seed = args
     import random
+
     try:
         game = Game.new(RULES, players, seed)
         rnd = random.Random(seed)
@@ -55,8 +59,9 @@ def one(args):
         persist.check_log(log)
         replayed = watch.rules_copy
         assert log["decisions"] == replayed.history, "the log's answers are not those the game was given"
-        assert replayed.state_hash() == log["final_hash"] == game.state_hash(), \
+        assert replayed.state_hash() == log["final_hash"] == game.state_hash(), (
             "the log does not replay to the same state"
+        )
         loaded = Game.load(RULES, saved[0])
         again = random.Random()
         again.setstate(saved[1])
@@ -95,8 +100,11 @@ def main():
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("--players", default="")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
-    parser.add_argument("--record", type=Path, help="append each finished game to this file (JSON lines); "
-                        "games already in it are not played again")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        help="append each finished game to this file (JSON lines); games already in it are not played again",
+    )
     args = parser.parse_args()
     RULES = rules_module.load(resolve_target(args.pack))
     low, high = RULES.players
@@ -110,12 +118,23 @@ def main():
     try:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             for done, (players, seed, error, reason, made, rounds) in enumerate(
-                    pool.imap_unordered(one, work, chunksize=8), 1):
+                pool.imap_unordered(one, work, chunksize=8), 1
+            ):
                 if done % 500 == 0:
-                    print(f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr,
-                          flush=True)
-                games[(players, seed)] = entry = {"pack": args.pack, "players": players, "seed": seed, "error": error,
-                                                  "reason": reason, "decisions": made, "rounds": rounds}
+                    print(
+                        f"... {done} of {len(work)} games, {time.perf_counter() - started:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                games[(players, seed)] = entry = {
+                    "pack": args.pack,
+                    "players": players,
+                    "seed": seed,
+                    "error": error,
+                    "reason": reason,
+                    "decisions": made,
+                    "rounds": rounds,
+                }
                 if record is not None:
                     record.write(json.dumps(entry) + "\n")
                     record.flush()
@@ -131,10 +150,12 @@ def main():
         played = sum(ended.values())
         decisions = sum(g["decisions"] for g in mine if not g["error"])
         rounds = sum(g["rounds"] for g in mine if not g["error"])
-        print(f"{players} players: {played} of {args.n} games ended without error {dict(ended)}, "
-              f"{rounds / max(1, played):.1f} {'rounds' if RULES.in_rounds else 'turns'} a game on average, "
-              f"{decisions} decisions, invariants checked after each, every log replayed exactly, "
-              f"each game saved, loaded and continued to the same end")
+        print(
+            f"{players} players: {played} of {args.n} games ended without error {dict(ended)}, "
+            f"{rounds / max(1, played):.1f} {'rounds' if RULES.in_rounds else 'turns'} a game on average, "
+            f"{decisions} decisions, invariants checked after each, every log replayed exactly, "
+            f"each game saved, loaded and continued to the same end"
+        )
     for players, error in errors[:20]:
         print(f"ERROR ({players} players) {error}")
     print(f"{len(work)} games in {elapsed:.0f} s on {args.jobs} workers")

@@ -5,6 +5,7 @@ as the agent's player could imagine it (what they cannot see re-randomised), for
 ahead; it is never the real game. An agent that reads nothing of the board sets `needs_view = False`
 and gets only `{"you": PLAYER}`: building a full view for every decision of a simulation is costly.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,6 +38,7 @@ class GreedyAgent:
     deal is copied for each option but the last, which plays on the deal itself, and each rollout's game
     is scored in place (`projected_margin(in_place=True)`). The choices are those of copying everything
     (tests/test_greedy_agent.py plays both side by side)."""
+
     name = "greedy"
     TIED_ACTIONS = 20
     needs_view = False
@@ -50,21 +52,21 @@ class GreedyAgent:
             return legal[self.rng.randrange(len(legal))]
         me = view["you"]
         best, best_value = [], None
-        imagined = model()                   # one imagined deal per decision, tried once per option
-        pending = imagined.pending            # read before the last option uses the imagined game up
+        imagined = model()  # one imagined deal per decision, tried once per option
+        pending = imagined.pending  # read before the last option uses the imagined game up
         acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
         passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
         last = len(legal) - 1
         for number, option in enumerate(legal):
-            game = imagined.clone() if number < last else imagined    # the last option may use up the original
+            game = imagined.clone() if number < last else imagined  # the last option may use up the original
             game.apply(option, me)
             self._rollout(game, me)
-            value = game.projected_margin(me, in_place=True)          # (scoring.py) the rollout's game is thrown away
+            value = game.projected_margin(me, in_place=True)  # (scoring.py) the rollout's game is thrown away
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
                 best.append(option)
-        if len(best) > 1 and passes:    # a tie: act, not pass
+        if len(best) > 1 and passes:  # a tie: act, not pass
             best = [o for o in best if o not in passes]
         return best[self.rng.randrange(len(best))]
 

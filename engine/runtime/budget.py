@@ -13,24 +13,29 @@ counter), and a list holds at most MAX_SIZE items counting those of the lists in
 they appear (checked where a list is built from other lists), so a list cannot contain itself many times
 over through sharing.
 """
+
 from __future__ import annotations
 
 from .errors import ContentError
 
-MAX_CALL_DEPTH = 32            # pack functions calling functions
-STEP_BUDGET = 200_000          # steps of effects per answer: a looping effect stops with an error
-WORK_BUDGET = 2_000_000        # units of work per answer; the built-in packs use at most 2,000 (0.1 %)
-CALL_COST = 50                 # a pack function's call, besides one unit per instruction of its body
-MAX_INT_BITS = 64              # numbers stay within ±2^64: no rule needs more
+MAX_CALL_DEPTH = 32  # pack functions calling functions
+STEP_BUDGET = 200_000  # steps of effects per answer: a looping effect stops with an error
+WORK_BUDGET = 2_000_000  # units of work per answer; the built-in packs use at most 2,000 (0.1 %)
+CALL_COST = 50  # a pack function's call, besides one unit per instruction of its body
+MAX_INT_BITS = 64  # numbers stay within ±2^64: no rule needs more
 MAX_INT = 1 << MAX_INT_BITS
-MAX_SIZE = 10_000              # items in a list, counting those of nested lists as often as they appear
-MAX_ANSWERS_PER_TURN = 1_000   # `knap sim`/`play`: a longer turn stalls; the built-in packs' longest has under 100
+MAX_SIZE = 10_000  # items in a list, counting those of nested lists as often as they appear
+MAX_ANSWERS_PER_TURN = 1_000  # `knap sim`/`play`: a longer turn stalls; the built-in packs' longest has under 100
 
 
 def out_of_work(key: str = "", at: int = 0):
-    raise ContentError(f"this answer ran out of work: more than {WORK_BUDGET:,} units (items visited, lists "
-                       "built, functions called) without a decision; does an expression grow with itself?",
-                       key, at, code="X101")
+    raise ContentError(
+        f"this answer ran out of work: more than {WORK_BUDGET:,} units (items visited, lists "
+        "built, functions called) without a decision; does an expression grow with itself?",
+        key,
+        at,
+        code="X101",
+    )
 
 
 def spend(g, units: int, key: str = "", at: int = 0):
@@ -44,8 +49,9 @@ def bounded_int(value: int, key: str = "", at: int = 0) -> int:
     """`value`, if it is within the bounds of numbers; else a content error."""
     if -MAX_INT <= value <= MAX_INT:
         return value
-    raise ContentError(f"a number too large ({value.bit_length()} bits): numbers stay within ±2^{MAX_INT_BITS}",
-                       key, at, code="X102")
+    raise ContentError(
+        f"a number too large ({value.bit_length()} bits): numbers stay within ±2^{MAX_INT_BITS}", key, at, code="X102"
+    )
 
 
 def bounded(value, key: str = "", at: int = 0):
@@ -75,8 +81,13 @@ def check_size(items: list, key: str = "", at: int = 0, g=None) -> list:
     walk is paid from the answer's budget."""
     size = expanded_size(items)
     if size > MAX_SIZE:
-        raise ContentError(f"a list too large: more than {MAX_SIZE:,} items, counting those of the lists inside "
-                           "it as often as they appear", key, at, code="X103")
+        raise ContentError(
+            f"a list too large: more than {MAX_SIZE:,} items, counting those of the lists inside "
+            "it as often as they appear",
+            key,
+            at,
+            code="X103",
+        )
     if g is not None:
         spend(g, size, key, at)
     return items

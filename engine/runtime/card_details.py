@@ -5,6 +5,7 @@ All of it is fixed by the pack: a card's details are shown only for cards the pl
 (the view names them), so nothing hidden is given away. Each view gets its own copy (plain data, no
 reference into the rules), as `view["about"]`.
 """
+
 from __future__ import annotations
 
 import re
@@ -106,11 +107,13 @@ def _trigger_words(g, trigger: str) -> str | None:
             return str(params[name])
         return match.group(0)
 
-    text = _COUNT_MINE.sub(lambda m: f"cards in me.{m.group(1)}" if m.group(1) in g.rules.zones else m.group(0),
-                           trigger.strip())
+    text = _COUNT_MINE.sub(
+        lambda m: f"cards in me.{m.group(1)}" if m.group(1) in g.rules.zones else m.group(0), trigger.strip()
+    )
     text = _WORD.sub(word, text.replace("cards in me.", "cards in @"))
-    text = re.sub(r"@([a-z_][a-z0-9_]*)", lambda m: "your " + (g.rules.zones[m.group(1)].get("name")
-                                                            or m.group(1)).lower(), text)
+    text = re.sub(
+        r"@([a-z_][a-z0-9_]*)", lambda m: "your " + (g.rules.zones[m.group(1)].get("name") or m.group(1)).lower(), text
+    )
     for op, sign in _COMPARE.items():
         text = text.replace(f" {op} ", f" {sign} ")
     readable = len(text) <= 60 and "(" not in text and not re.search(r"[a-z]_[a-z]", text)

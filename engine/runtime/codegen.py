@@ -4,14 +4,24 @@ An expression becomes one Python function `f(c)`; a `where` becomes a list compr
 of the content is spliced into the source as code: numbers and texts go in through `repr`, names
 only after matching the DSL's own identifier pattern. (Jinja2 compiles templates the same way.)
 """
+
 from __future__ import annotations
 
 import functools
 import re
 
 from . import functions
-from .budget import (CALL_COST, MAX_CALL_DEPTH, MAX_INT, MAX_SIZE, bounded_int, check_size, expanded_size,
-                     out_of_work, spend)
+from .budget import (
+    CALL_COST,
+    MAX_CALL_DEPTH,
+    MAX_INT,
+    MAX_SIZE,
+    bounded_int,
+    check_size,
+    expanded_size,
+    out_of_work,
+    spend,
+)
 from .errors import ContentError
 
 MAX_LIST = MAX_SIZE
@@ -19,8 +29,15 @@ _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError)
 
 _CONSTANTS = {
-    "me": "c.me", "card": "c.card", "true": "True", "false": "False", "none": "None", "all": "'all'",
-    "upright": "0", "turned": "1", "reversed": "2",
+    "me": "c.me",
+    "card": "c.card",
+    "true": "True",
+    "false": "False",
+    "none": "None",
+    "all": "'all'",
+    "upright": "0",
+    "turned": "1",
+    "reversed": "2",
     "current": "g.state['turn']['player']",
     "players": "g.players_from(g.state['turn']['player'])",
     "opponents": "[_p for _p in g.players_from(c.me) if _p != c.me]",
@@ -46,7 +63,7 @@ def _add(g, a, b):
     items = g.items_read(a) + g.items_read(b)
     if len(items) > MAX_LIST:
         raise ContentError(f"a list grew past {MAX_LIST} items", code="X103")
-    if (type(a) is list or type(b) is list) and list in map(type, items):   # lists in it: count what they hold
+    if (type(a) is list or type(b) is list) and list in map(type, items):  # lists in it: count what they hold
         return check_size(items, g=g)
     g.work -= len(items)
     if g.work < 0:
@@ -60,7 +77,7 @@ def _sub(g, a, b):
     if isinstance(a, (int, bool)) and isinstance(b, (int, bool)) or a is None or b is None:
         return _num(a) - _num(b)
     keep, drop = g.items_read(a), g.items_read(b)
-    spend(g, len(keep) * (1 + expanded_size(drop)))    # each kept item is compared with what is dropped
+    spend(g, len(keep) * (1 + expanded_size(drop)))  # each kept item is compared with what is dropped
     return [x for x in keep if x not in drop]
 
 
@@ -116,6 +133,7 @@ def _ordered(compare):
         if a is None or b is None:
             return False
         return compare(_num(a), _num(b))
+
     return test
 
 
@@ -169,11 +187,12 @@ def function_caller(rules, name: str, table: str, compile_body):
         if g.work < 0:
             out_of_work(key, at)
         env = c.env
-        c.env, c.depth = dict(zip(params, args)), depth + 1
+        c.env, c.depth = dict(zip(params, args, strict=False)), depth + 1
         try:
             return body(c)
         finally:
             c.env, c.depth = env, depth
+
     callers[name] = caller
     return caller
 
@@ -205,14 +224,16 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     asked = ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]] if exists else ir
     body = compiler.src(asked)
     arguments = "".join(f", {names[p]}" for p in params)
-    source = (f"def _function(c, _key, _at{arguments}):\n"
-              f"    g = c.g\n"
-              f"    g.work -= {CALL_COST + weight(ir)}\n"
-              f"    if g.work < 0:\n"
-              f"        out_of_work(_key, _at)\n" + _returned(body, body_key, at))
+    source = (
+        f"def _function(c, _key, _at{arguments}):\n"
+        f"    g = c.g\n"
+        f"    g.work -= {CALL_COST + weight(ir)}\n"
+        f"    if g.work < 0:\n"
+        f"        out_of_work(_key, _at)\n" + _returned(body, body_key, at)
+    )
     namespace = compiler.namespace
     namespace["out_of_work"] = out_of_work
-    exec(compiled(source, f"<direct {body_key}>"), namespace)   # noqa: S102 -- generated; content only via repr
+    exec(compiled(source, f"<direct {body_key}>"), namespace)  # noqa: S102 -- generated; content only via repr
     made[key] = namespace["_function"]
     return made[key]
 
@@ -220,19 +241,21 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
 def _returned(body: str, key: str, at: int) -> str:
     """The lines of a generated function that return `body`, a Python error in it becoming the content's
     X106 and any ContentError without a place placed at the text `key`, offset `at`."""
-    return (f"    try:\n"
-            f"        return {body}\n"
-            f"    except _PYTHON_ERRORS as exc:\n"
-            f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-            f"{key!r}, {at}, code='X106') from None\n"
-            f"    except ContentError as exc:\n"
-            f"        if not exc.code_key:\n"
-            f"            exc.code_key, exc.offset = {key!r}, {at}\n"
-            f"        raise\n")
+    return (
+        f"    try:\n"
+        f"        return {body}\n"
+        f"    except _PYTHON_ERRORS as exc:\n"
+        f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
+        f"{key!r}, {at}, code='X106') from None\n"
+        f"    except ContentError as exc:\n"
+        f"        if not exc.code_key:\n"
+        f"            exc.code_key, exc.offset = {key!r}, {at}\n"
+        f"        raise\n"
+    )
 
 
 def _name_checked(word: str, key: str = "") -> str:
-    if not _IDENTIFIER.match(word):   # the grammar allows nothing else; refuse rather than trust
+    if not _IDENTIFIER.match(word):  # the grammar allows nothing else; refuse rather than trust
         raise ContentError(f"`{word}` is not a name", key, code="X502")
     return word
 
@@ -242,7 +265,8 @@ def function_body_ir(rules, name: str):
     parse), parsed once per pack: the direct callers here and exists.py's short cuts read the same tree."""
     parsed = rules.__dict__.setdefault("_function_body_ir", {})
     if name not in parsed:
-        from .. import dsl
+        from engine import dsl
+
         text = rules.functions[name].get("body")
         ir, problem = dsl.parse(text, dsl.EXPRESSION) if isinstance(text, str) else (None, True)
         parsed[name] = None if problem is not None else ir
@@ -255,6 +279,7 @@ def _cyclic_functions(rules) -> frozenset:
     if found is not None:
         return found
     import networkx as nx
+
     graph = nx.DiGraph()
     for name in rules.functions:
         graph.add_node(name)
@@ -266,17 +291,34 @@ def _cyclic_functions(rules) -> frozenset:
                 if len(node) >= 3 and node[0] == "call" and node[2] in rules.functions:
                     graph.add_edge(name, node[2])
                 stack.extend(node)
-    cyclic = {n for component in nx.strongly_connected_components(graph) for n in component
-              if len(component) > 1 or graph.has_edge(n, n)}
+    cyclic = {
+        n
+        for component in nx.strongly_connected_components(graph)
+        for n in component
+        if len(component) > 1 or graph.has_edge(n, n)
+    }
     rules.__dict__["_cyclic_functions"] = frozenset(cyclic)
     return rules.__dict__["_cyclic_functions"]
 
 
 _HELPERS = {
-    "_num": _num, "_add": _add, "_sub": _sub, "_div": _div, "_mod": _mod, "_index": _index,
-    "_mul": _mul, "_eq": _eq, "_each": _each, "_built": _built, "_local": local_unset,
-    "_lt": _ordered(int.__lt__), "_le": _ordered(int.__le__), "_gt": _ordered(int.__gt__),
-    "_ge": _ordered(int.__ge__), "ContentError": ContentError, "_PYTHON_ERRORS": _PYTHON_ERRORS,
+    "_num": _num,
+    "_add": _add,
+    "_sub": _sub,
+    "_div": _div,
+    "_mod": _mod,
+    "_index": _index,
+    "_mul": _mul,
+    "_eq": _eq,
+    "_each": _each,
+    "_built": _built,
+    "_local": local_unset,
+    "_lt": _ordered(int.__lt__),
+    "_le": _ordered(int.__le__),
+    "_gt": _ordered(int.__gt__),
+    "_ge": _ordered(int.__ge__),
+    "ContentError": ContentError,
+    "_PYTHON_ERRORS": _PYTHON_ERRORS,
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 
@@ -288,20 +330,18 @@ class ExpressionCompiler:
         self.rules = rules
         self.key = key
         self.scope = scope
-        self.python_locals = python_locals or {}    # names held in Python variables (a function's parameters)
+        self.python_locals = python_locals or {}  # names held in Python variables (a function's parameters)
         self.namespace = dict(_HELPERS)
-        self.items: list[str] = []          # the loop variables of the enclosing `where`s
+        self.items: list[str] = []  # the loop variables of the enclosing `where`s
 
     def compile(self, node):
         body = self.src(node)
-        source = (f"def _expression(c):\n"
-                  f"    g = c.g\n"
-                  f"    E = c.env\n" + _returned(body, self.key, int(node[1])))
+        source = "def _expression(c):\n    g = c.g\n    E = c.env\n" + _returned(body, self.key, int(node[1]))
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
-        exec(code, namespace)   # noqa: S102 -- our own generated source; content enters only through repr
+        exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
         expression = namespace["_expression"]
-        expression.call_cost = CALL_COST + weight(node)     # what calling it costs, as a pack function's body
+        expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         return expression
 
     def _ident(self, word: str) -> str:
@@ -353,8 +393,10 @@ class ExpressionCompiler:
         _, at, name, args = node
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
-            parts = [repr(a[2]) if i in bare and a[0] == "name" and a[2] not in self.scope else self.src(a)
-                     for i, a in enumerate(args)]
+            parts = [
+                repr(a[2]) if i in bare and a[0] == "name" and a[2] not in self.scope else self.src(a)
+                for i, a in enumerate(args)
+            ]
             builtin = self._bind("B", name, functions.BUILTINS[name])
             return f"{builtin}(c, {', '.join(parts)})" if parts else f"{builtin}(c)"
         parts = [self.src(a) for a in args]
@@ -407,7 +449,7 @@ class ExpressionCompiler:
         a, b = self.src(left), self.src(right)
         if op in ("==", "!="):
             if self._single(left) or self._single(right):
-                return f"({a} {op} {b})"       # one side is a single value: a constant cost
+                return f"({a} {op} {b})"  # one side is a single value: a constant cost
             return f"({'' if op == '==' else 'not '}_eq(g, {a}, {b}))"
         return f"{_ORDERED[op]}({a}, {b})"
 
@@ -422,7 +464,7 @@ class ExpressionCompiler:
         if word in self.scope or self.items and word in ("card", "item"):
             return False
         if word in _CONSTANTS:
-            return word not in ("players", "opponents", "card")   # `card` is what `perform ... with` gave
+            return word not in ("players", "opponents", "card")  # `card` is what `perform ... with` gave
         category = self.rules.categories.get(word)
         return category is not None and category != "parameter"
 
@@ -432,7 +474,7 @@ class ExpressionCompiler:
         kind = node[0]
         if kind in ("cmp", "and", "or", "not", "neg", "field") or self._single(node):
             return True
-        if kind == "name" and node[2] not in self.scope:     # a parameter: the pack's data
+        if kind == "name" and node[2] not in self.scope:  # a parameter: the pack's data
             return self.rules.categories.get(node[2]) == "parameter"
         if kind == "op":
             return node[2] in "*/%"
@@ -452,9 +494,29 @@ class ExpressionCompiler:
 
 
 # built-in functions whose value is never a list (or only one of the pack's data)
-_SCALAR_BUILTINS = frozenset({"count", "sum", "min", "max", "between", "top", "empty", "owner", "has", "contains",
-                              "can_pay", "copies", "requires_met", "requires_held", "lines_between", "flagged",
-                              "next_player", "zone_of", "slot"})
+_SCALAR_BUILTINS = frozenset(
+    {
+        "count",
+        "sum",
+        "min",
+        "max",
+        "between",
+        "top",
+        "empty",
+        "owner",
+        "has",
+        "contains",
+        "can_pay",
+        "copies",
+        "requires_met",
+        "requires_held",
+        "lines_between",
+        "flagged",
+        "next_player",
+        "zone_of",
+        "slot",
+    }
+)
 
 
 def weight(node) -> int:

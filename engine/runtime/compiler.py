@@ -7,17 +7,20 @@ step index, locals), plain data that survives save, load and clone at any decisi
 plain data too: numbers, booleans, ids (text), card numbers (int), players ("P1"...), zone keys ("forest",
 "hand:P2"), lists and None.
 """
+
 from __future__ import annotations
 
-from .. import dsl
-from .exists import compile_expression
+from engine import dsl
+
 from .errors import ContentError
+from .exists import compile_expression
 
 
 class Code:
     """The compiled steps of one effect, the tree of their blocks, and (built on first use, lowering.py)
     the Python functions that run them from step 0 and from after each step that may wait."""
-    __slots__ = ("key", "steps", "offsets", "tree", "entries")
+
+    __slots__ = ("entries", "key", "offsets", "steps", "tree")
 
     def __init__(self, key):
         self.key = key
@@ -34,9 +37,9 @@ class Compiler:
         self.rules = rules
         self.key = key
         self.scope = set(scope)
-        self.numeric: set[str] = set()      # names bound by `let` to lists of plain numbers
+        self.numeric: set[str] = set()  # names bound by `let` to lists of plain numbers
         self.slots = 0
-        self._nodes: list = []              # where the statement being compiled goes in `Code.tree`
+        self._nodes: list = []  # where the statement being compiled goes in `Code.tree`
 
     # ------------------------------------------------------------ statements
     def effect(self, ir) -> Code:
@@ -69,15 +72,17 @@ class Compiler:
             self._block(node, code)
         elif op == "let":
             from .verbs import holds_numbers
+
             (self.numeric.add if holds_numbers(node[3], self.numeric) else self.numeric.discard)(node[2])
             self.scope.add(node[2])
             value = self.expr(node[3])
             self._nodes.append(("step", self._emit(code, ("let", node[2], value), node[1])))
         elif op == "verb":
             from .verbs import compile_verb
+
             step, binds = compile_verb(self, node)
             self.scope.update(binds)
-            if node[2] == "roll":          # the faces rolled are plain numbers, never card numbers
+            if node[2] == "roll":  # the faces rolled are plain numbers, never card numbers
                 self.numeric.update(binds)
             self._nodes.append(("step", self._emit(code, step, node[1])))
         elif op == "if":
@@ -139,17 +144,25 @@ def compile_text(rules, key: str, text: str, mode: str, scope=()):
 
 def compile_rules(rules) -> None:
     """Compile every effect, condition and function body of the pack into `rules.code`."""
-    for kind, docs in (("action", rules.actions.values()), ("function", rules.functions.values()),
-                       ("phase", [d for group in rules.phases.values() for d in group]),
-                       ("end", rules.ends), ("scoring", rules.scorings),
-                       ("card", rules.cards.values())):
+    for kind, docs in (
+        ("action", rules.actions.values()),
+        ("function", rules.functions.values()),
+        ("phase", [d for group in rules.phases.values() for d in group]),
+        ("end", rules.ends),
+        ("scoring", rules.scorings),
+        ("card", rules.cards.values()),
+    ):
         for doc in docs:
-            for fld, mode in (("effect", dsl.EFFECT), ("available", dsl.CONDITION), ("trigger", dsl.CONDITION),
-                              ("body", dsl.EXPRESSION), ("progress", dsl.EXPRESSION),
-                              ("tiebreak", dsl.EXPRESSION)):
+            for fld, mode in (
+                ("effect", dsl.EFFECT),
+                ("available", dsl.CONDITION),
+                ("trigger", dsl.CONDITION),
+                ("body", dsl.EXPRESSION),
+                ("progress", dsl.EXPRESSION),
+                ("tiebreak", dsl.EXPRESSION),
+            ):
                 text = doc.get(fld)
                 if isinstance(text, str):
                     key = f"{kind}/{doc['id']}/{fld}"
                     scope = doc.get("params") or () if kind == "function" else ()
                     rules.code[key] = compile_text(rules, key, text, mode, scope)
-

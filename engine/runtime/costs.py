@@ -1,5 +1,6 @@
 """A cost paid in cards: whether the cards at hand cover it. Shared by the `pay_cost` verb (verbs.py) and
 the DSL function that asks whether a cost can be paid (functions.py), which must agree."""
+
 from __future__ import annotations
 
 
@@ -11,7 +12,7 @@ def cost_payable(items, counts, joker=None, n=0) -> bool:
     taken: dict[str, int] = {}
     short = jokers_named = 0
     for item in items:
-        if item == joker:              # a joker item is paid with joker cards only
+        if item == joker:  # a joker item is paid with joker cards only
             jokers_named += 1
             continue
         k = taken[item] = taken.get(item, 0) + 1

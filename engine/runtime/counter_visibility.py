@@ -7,9 +7,10 @@ by how much: an amount taken from a hidden counter (a thief taking "all" of some
 its value away. A change by nothing is logged all the same: a line missing when there was nothing to take
 would tell them the count was 0.
 """
+
 from __future__ import annotations
 
-HIDDEN = "?"          # what a view shows instead of a number its player may not read
+HIDDEN = "?"  # what a view shows instead of a number its player may not read
 
 
 def can_read(rules, counter_id: str, owner, player) -> bool:
@@ -22,9 +23,13 @@ def can_read(rules, counter_id: str, owner, player) -> bool:
 
 def counters_seen(g, player) -> dict:
     """The view's counters: by owner and counter id, each value or HIDDEN."""
-    return {owner: {counter: value if can_read(g.rules, counter, owner, player) else HIDDEN
-                    for counter, value in values.items()}
-            for owner, values in g.state["counters"].items() if values}
+    return {
+        owner: {
+            counter: value if can_read(g.rules, counter, owner, player) else HIDDEN for counter, value in values.items()
+        }
+        for owner, values in g.state["counters"].items()
+        if values
+    }
 
 
 def read_by_all(rules, counter_id: str) -> bool:

@@ -5,6 +5,7 @@ Packs say what happens at each point (phases `when: setup | turn_start | ...`, a
 and limits, end rules, scoring); this module only says when those points come. It runs between
 effects, when the effect stack is empty, and moves `state["stage"]` along.
 """
+
 from __future__ import annotations
 
 from .context import Ctx
@@ -91,7 +92,7 @@ def _main(g):
     state: State = g.state
     turn = state["turn"]
     attempt = state["attempt"]
-    if attempt is not None:                      # an action has just been carried out
+    if attempt is not None:  # an action has just been carried out
         state["attempt"] = None
         state["dead"], state["undone"] = [], {}
         turn["acted"] = True
@@ -100,14 +101,18 @@ def _main(g):
     _check_end(g)
     if state["stage"] != "main":
         return
-    if turn["ending"] or g.rules.in_rounds:      # a round is played by its phases: no menu
+    if turn["ending"] or g.rules.in_rounds:  # a round is played by its phases: no menu
         state["stage"] = "turn_end"
         return
     me = turn["player"]
-    ctx = Ctx(g, {}, me, None)       # one context for every check of this menu: conditions only read it
+    ctx = Ctx(g, {}, me, None)  # one context for every check of this menu: conditions only read it
     options = [a for a in turn_plan(g.rules).offered if refusal(g, a, me, ctx) is None] + [END_TURN]
-    g.state["pending"] = {"kind": "action", "by": [me], "prompt": "Choose an action, or end your turn",
-                          "options": options}
+    g.state["pending"] = {
+        "kind": "action",
+        "by": [me],
+        "prompt": "Choose an action, or end your turn",
+        "options": options,
+    }
 
 
 def refusal(g, action_id, me, ctx=None) -> tuple | None:
@@ -144,6 +149,7 @@ class TurnPlan:
     available test or None), the test compiled by exists.py so that "is there some X?" stops at the first
     X; `offered`: the actions that are not hidden, in the pack's order; `triggers`: (end rule, its trigger,
     compiled the same way) for the end rules that have one."""
+
     __slots__ = ("checks", "offered", "triggers")
 
     def __init__(self, rules):
@@ -153,12 +159,19 @@ class TurnPlan:
             text = action.get("available")
             key = f"action/{action_id}/available"
             available = compile_condition(rules, key, text) if isinstance(text, str) and key in rules.code else None
-            self.checks[action_id] = (bool(action.get("subroutine") or not action.get("effect")),
-                                      bool(action.get("whole_turn")), limit if limit in _LIMITED else None,
-                                      tuple((action.get("cost") or {}).items()), available)
+            self.checks[action_id] = (
+                bool(action.get("subroutine") or not action.get("effect")),
+                bool(action.get("whole_turn")),
+                limit if limit in _LIMITED else None,
+                tuple((action.get("cost") or {}).items()),
+                available,
+            )
         self.offered = tuple(a for a, check in self.checks.items() if not check[0])
-        self.triggers = tuple((rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))
-                              for rule in rules.ends if f"end/{rule['id']}/trigger" in rules.code)
+        self.triggers = tuple(
+            (rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))
+            for rule in rules.ends
+            if f"end/{rule['id']}/trigger" in rules.code
+        )
 
 
 def turn_plan(rules) -> TurnPlan:
@@ -181,8 +194,13 @@ def start_action(g, action_id, pending, answer):
     snap["pending"] = pending
     snap = plain_copy(snap)
     snap["attempt"] = None
-    state["attempt"] = {"snap": snap, "log": len(state["log"]), "path": [answer],
-                        "counts": [len(pending["options"])], "action": action_id}
+    state["attempt"] = {
+        "snap": snap,
+        "log": len(state["log"]),
+        "path": [answer],
+        "counts": [len(pending["options"])],
+        "action": action_id,
+    }
     action = g.rules.actions[action_id]
     for counter, amount in (action.get("cost") or {}).items():
         g.set_counter(me, counter, g.counter(me, counter) - amount)
@@ -194,8 +212,9 @@ def start_action(g, action_id, pending, answer):
 
 def triggered(g, rule, player) -> bool:
     """Whether an end rule's trigger holds for `player` now."""
-    trigger = next((test for known, test in turn_plan(g.rules).triggers if known is rule), None) \
-        or g.rules.code.get(f"end/{rule['id']}/trigger")       # a rule given by a copy: as compiled
+    trigger = next((test for known, test in turn_plan(g.rules).triggers if known is rule), None) or g.rules.code.get(
+        f"end/{rule['id']}/trigger"
+    )  # a rule given by a copy: as compiled
     return trigger is not None and bool(trigger(Ctx(g, {}, player, None)))
 
 
@@ -223,7 +242,7 @@ def _check_end(g):
                     state["turn"]["ending"] = True
             elif then == "finish_round":
                 seats = state["players"]
-                queue = seats[seats.index(current) + 1:]
+                queue = seats[seats.index(current) + 1 :]
             state["ending"] = {"rule": rule["id"], "by": player, "queue": queue, "then": then}
             g.log(f"{player} triggers the end of the game ({rule.get('name', rule['id'])})")
             if then == "immediate":
@@ -248,14 +267,20 @@ def _result(g):
         best = max(scores.values())
         winners = [p for p in state["players"] if scores[p] == best]
         tiebreak = g.rules.code.get(f"end/{rule.get('id')}/tiebreak")
-        if len(winners) > 1 and tiebreak is not None:     # the end rule's tie-break decides among the tied
+        if len(winners) > 1 and tiebreak is not None:  # the end rule's tie-break decides among the tied
             values = {p: tiebreak(Ctx(g, {}, p, None)) or 0 for p in winners}
             winners = [p for p in winners if values[p] == max(values.values())]
     else:
         winners = []
-    state["result"] = {"winners": winners, "scores": scores, "reason": ending.get("rule"),
-                       "turns": state["turn"]["number"]}
+    state["result"] = {
+        "winners": winners,
+        "scores": scores,
+        "reason": ending.get("rule"),
+        "turns": state["turn"]["number"],
+    }
     state["stage"] = "over"
     state["pending"] = None
-    g.log(f"The game ends. Winner(s): {', '.join(winners) or 'none'}"
-          + (f"; {counter}: " + ", ".join(f"{p} {v}" for p, v in scores.items()) if scores else ""))
+    g.log(
+        f"The game ends. Winner(s): {', '.join(winners) or 'none'}"
+        + (f"; {counter}: " + ", ".join(f"{p} {v}" for p, v in scores.items()) if scores else "")
+    )

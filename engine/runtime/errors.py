@@ -1,4 +1,5 @@
 """The runtime's errors: content that asks the impossible, and answers or games that cannot go on."""
+
 from __future__ import annotations
 
 from .error_codes import hint_for
@@ -7,6 +8,8 @@ from .error_codes import hint_for
 class ContentError(Exception):
     """Content asked for something impossible at run time (a bad value, a limit); it names the spot
     (`code_key`, the pack text, and `offset` in it) and the error's `code` (error_codes.py)."""
+
+    imagined_by: str  # only on an error in a game a bot imagined (session.play_out): read with getattr
 
     def __init__(self, message: str, code_key: str = "", offset: int = 0, *, code: str = ""):
         super().__init__(message)
@@ -30,6 +33,7 @@ class GameError(Exception):
     """An answer that is not legal, or a game that cannot continue; `code` says which (error_codes.py)."""
 
     code = ""
+    imagined_by: str  # only on an error in a game a bot imagined (session.play_out): read with getattr
 
     def __init__(self, message: str = "", *, code: str = ""):
         super().__init__(message)
@@ -50,6 +54,8 @@ class Stalled(GameError):
     def __init__(self, game, answers: int):
         turn = game.state["turn"]
         what = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
-        super().__init__(f"{what} has gone on for {answers} answers without ending: the game stalls (an action "
-                         "that can be taken again and again at no cost? see `knap lint`, D007)")
+        super().__init__(
+            f"{what} has gone on for {answers} answers without ending: the game stalls (an action "
+            "that can be taken again and again at no cost? see `knap lint`, D007)"
+        )
         self.turn, self.answers, self.seed = turn["number"], answers, game.state["seed"]

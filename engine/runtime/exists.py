@@ -9,17 +9,18 @@ the first that qualifies are no longer examined, and less work is charged for th
 pack is compiled this way (`compile_expression`): the menu's `available:` texts, end triggers, effects and
 functions alike.
 """
+
 from __future__ import annotations
 
-from .. import dsl
+from engine import dsl
+
 from . import functions
 from .budget import CALL_COST
 from .codegen import ExpressionCompiler, direct_function, function_body_ir, function_caller, weight
 from .errors import ContentError
 
 # `count(X) OP N` that says "X is not empty" (True) or "X is empty" (False), and the same written N OP count(X)
-_NOT_EMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False,
-              ("<=", 0): False}
+_NOT_EMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
 _MIRRORED = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
 
 
@@ -27,7 +28,7 @@ def compile_condition(rules, key: str, text: str):
     """A Python function of the evaluation context: the condition `text`, short-cut where it asks "is
     there some X?". The same values as rules.code[key], compiled by codegen.py."""
     ir, problem = dsl.parse(text, dsl.CONDITION)
-    if problem is not None:     # lint refuses such packs; one loaded without lint still fails clearly
+    if problem is not None:  # lint refuses such packs; one loaded without lint still fails clearly
         raise ContentError(problem.message, key, problem.offset, code="X502")
     return ExistsCompiler(rules, key, frozenset()).compile(ir)
 
@@ -58,7 +59,7 @@ class ExistsCompiler(ExpressionCompiler):
 
     def _exists(self, node) -> str:
         """Source of "the list `node` has an item": `node` passed _can_short_cut."""
-        if node[0] == "op":                 # A + B, two lists: A has an item, or else B has
+        if node[0] == "op":  # A + B, two lists: A has an item, or else B has
             return f"({self._exists(node[3])} or {self._exists(node[4])})"
         if node[0] == "where":
             source = self.src(node[2])
@@ -66,8 +67,9 @@ class ExistsCompiler(ExpressionCompiler):
             self.items.append(item)
             test = self.src(node[3])
             self.items.pop()
-            return (f"any(True for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, "
-                    f"{int(node[1])}) if {test})")
+            return (
+                f"any(True for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, {int(node[1])}) if {test})"
+            )
         _, at, name, args = node
         direct = direct_function(self.rules, name, ExistsCompiler, len(args), exists=True)
         caller = self._bind("X", name, direct if direct is not None else _exists_caller(self.rules, name))
@@ -93,13 +95,16 @@ def _can_short_cut(rules, node, seen: set) -> bool:
     body is such (a function that calls itself on the way is left as it is)."""
     if node[0] == "where":
         return True
-    if node[0] == "op":                     # `+` of two such lists is a list (numbers are never `where`s)
+    if node[0] == "op":  # `+` of two such lists is a list (numbers are never `where`s)
         return node[2] == "+" and _can_short_cut(rules, node[3], seen) and _can_short_cut(rules, node[4], seen)
     if node[0] != "call" or node[2] in functions.BUILTINS or node[2] not in rules.functions or node[2] in seen:
         return False
     body = function_body_ir(rules, node[2])
-    return body is not None and len(node[3]) == len(rules.functions[node[2]].get("params") or []) \
+    return (
+        body is not None
+        and len(node[3]) == len(rules.functions[node[2]].get("params") or [])
         and _can_short_cut(rules, body, seen | {node[2]})
+    )
 
 
 def _exists_caller(rules, name: str):
@@ -112,8 +117,9 @@ def _exists_caller(rules, name: str):
         ir = function_body_ir(rules, name)
         at = ir[1]
         body = ExistsCompiler(rules, f"function/{name}/body", params).compile(
-            ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]])
+            ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]]
+        )
         body.call_cost = CALL_COST + weight(ir)
         return body
-    return function_caller(rules, name, "_exists_callers", compile_body)
 
+    return function_caller(rules, name, "_exists_callers", compile_body)

@@ -1,14 +1,15 @@
-"""The DSL's built-in functions and fields at run time, one entry per name of `engine/dsl_builtins.py`.
+"""The DSL's built-in functions and fields at run time, one entry per name of `engine/dsl/builtins.py`.
 
 Each function receives the evaluation context first (`c.g` is the game, `c.me` the acting player)
 and then its evaluated arguments. A test checks that every declared function has an entry here.
 """
+
 from __future__ import annotations
 
 from .budget import out_of_work, spend
-from .places import room
 from .costs import cost_payable
 from .errors import not_a_card
+from .places import room
 
 MAX_NUMBERS = 1000
 
@@ -29,7 +30,7 @@ def _items(g, value) -> list:
 def _count(c, items):
     g = c.g
     if type(items) is str and items not in g._slotted:
-        zone = g.state["zones"].get(items)       # a zone without gaps: its length (the commonest count)
+        zone = g.state["zones"].get(items)  # a zone without gaps: its length (the commonest count)
         count = len(zone) if zone is not None else len(g.items_read(items))
     else:
         count = len(g.items_read(items))
@@ -54,7 +55,7 @@ def _numbers(c, low, high):
 
 
 def _without(c, items, item):
-    items = list(_items(c.g, items))      # a copy: the list read may be a zone's own
+    items = list(_items(c.g, items))  # a copy: the list read may be a zone's own
     if item in items:
         items.remove(item)
     return items
@@ -141,8 +142,9 @@ def _requirements(g, card) -> tuple:
     rules = g.rules
     table = rules.__dict__.get("_requirements")
     if table is None:
-        table = rules.__dict__["_requirements"] = {def_id: tuple(card_doc.get("requires") or ())
-                                                   for def_id, card_doc in rules.cards.items()}
+        table = rules.__dict__["_requirements"] = {
+            def_id: tuple(card_doc.get("requires") or ()) for def_id, card_doc in rules.cards.items()
+        }
     return table[rules.instances[card] if isinstance(card, int) else card]
 
 
@@ -206,7 +208,7 @@ def _own(c, zone, player):
 def _compare_dice(c, first, second):
     a = sorted((int(x) for x in _items(c.g, first)), reverse=True)
     b = sorted((int(x) for x in _items(c.g, second)), reverse=True)
-    return (a > b) - (a < b)      # lists compare element by element; a prefix (fewer dice) is the smaller
+    return (a > b) - (a < b)  # lists compare element by element; a prefix (fewer dice) is the smaller
 
 
 def _players_from(c, player):
@@ -255,7 +257,7 @@ BUILTINS = {
 
 
 # ---------------------------------------------------------------- fields: card.X, player.X, zone.X
-_CARD_BUILTIN = {      # `n` is an int: a card number (layout.cards_by_number: one list index)
+_CARD_BUILTIN = {  # `n` is an int: a card number (layout.cards_by_number: one list index)
     "id": lambda g, n: g.rules.instances[n],
     "name": lambda g, n: g._card_defs[n].get("name"),
     "type": lambda g, n: g._card_defs[n].get("type"),
@@ -279,11 +281,11 @@ def field_getter(name: str):
     """A function (game, value) -> the field `name` of a card number, player, zone key or card id."""
     card_builtin = _CARD_BUILTIN.get(name)
     zone_field = _ZONE_FIELDS.get(name)
-    by_number = [None, None]      # (rules, their card_values(name)): looked up once, not at every read
+    by_number = [None, None]  # (rules, their card_values(name)): looked up once, not at every read
 
     def get(g, value):
         if type(value) is int:
-            if value < 0:           # a list index from the end would read another card's field
+            if value < 0:  # a list index from the end would read another card's field
                 raise not_a_card(value, len(g._card_defs))
             try:
                 if card_builtin is not None:
@@ -308,4 +310,5 @@ def field_getter(name: str):
                     return g.rules.cards[value].get(name)
                 return g.rules.def_values(name)[value]
         return None
+
     return get

@@ -12,12 +12,14 @@ agents and people get `Game.view(player)` only (views.py). The rest is done else
     scoring.py      how well a player is doing, for the bots that look ahead
     persist.py      checking saves and logs from files; views.py, why.py: what a player may see and why
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 
 from . import imagine, interpreter, scoring, undo
+
 # MAX_CALL_DEPTH and STEP_BUDGET live in budget.py; importable from here as before
 from .budget import MAX_CALL_DEPTH, MAX_INT, STEP_BUDGET, WORK_BUDGET, bounded_int, spend  # noqa: F401
 from .codegen import pack_function
@@ -40,16 +42,17 @@ class Game(Table):
         self.params = state["params"]
         self.counters_of = set(state["players"]) | {"table"}
         self.rng = Streams(state["rng"], state["seed"])
-        self.bind_tables()            # the zone and card tables of this pack and seating (table.py)
-        self.held_memo: dict = {}     # facts that depend only on where cards lie; emptied by every move
-        self.work = WORK_BUDGET       # what is left of this answer's work budget (budget.py)
-        self.max_answers_per_turn: int | None = None    # None: no limit (replays, tests, imagined games)
-        self._answers_in_turn = (None, 0)               # (turn number, answers given in it)
+        self.bind_tables()  # the zone and card tables of this pack and seating (table.py)
+        self.held_memo: dict = {}  # facts that depend only on where cards lie; emptied by every move
+        self.work = WORK_BUDGET  # what is left of this answer's work budget (budget.py)
+        self.max_answers_per_turn: int | None = None  # None: no limit (replays, tests, imagined games)
+        self._answers_in_turn = (None, 0)  # (turn number, answers given in it)
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod
-    def new(cls, rules, players: int, seed: int = 0, *, max_rounds: int = 500,
-            max_answers_per_turn: int | None = None) -> "Game":
+    def new(
+        cls, rules, players: int, seed: int = 0, *, max_rounds: int = 500, max_answers_per_turn: int | None = None
+    ) -> Game:
         """A new game. `max_answers_per_turn`: a turn that goes on for more answers raises Stalled."""
         low, high = rules.players
         if not low <= players <= high:
@@ -67,17 +70,19 @@ class Game(Table):
         return json.dumps(self.state, separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def load(cls, rules, text: str | bytes) -> "Game":
+    def load(cls, rules, text: str | bytes) -> Game:
         """A saved game, from a file anyone may have written: checked (persist.py) before it is trusted.
         Raises persist.SaveError (a GameError) saying what is wrong and where."""
         from . import persist
+
         return cls.from_save(rules, persist.parse(text, persist.SaveError))
 
     @classmethod
-    def from_save(cls, rules, state, *, schema_checked: bool = False) -> "Game":
+    def from_save(cls, rules, state, *, schema_checked: bool = False) -> Game:
         """A game from a saved state (parsed JSON), checked against its schema, the pack and itself (persist.py);
         raises SaveError. `schema_checked`: the caller has already run `persist.check_save_schema`."""
         from . import persist
+
         persist.check_loadable(rules, state, schema_checked=schema_checked)
         game = cls(rules, state)
         persist.try_out(game)
@@ -92,7 +97,7 @@ class Game(Table):
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
         bookkeeping = ("attempt", "dead", "undone", "steps", "pack_version")
         public = {k: v for k, v in self.state.items() if k not in bookkeeping}
-        public["log"] = worded_log(self)       # however the log is kept, the lines it says (log_words.py)
+        public["log"] = worded_log(self)  # however the log is kept, the lines it says (log_words.py)
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()
 
     def call_function(self, name, args, c, key="", at=0):
@@ -103,6 +108,7 @@ class Game(Table):
     def view(self, player) -> dict:
         """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
         from .views import player_view
+
         return player_view(self, player)
 
     # ------------------------------------------------------------------ the state, by name
@@ -170,7 +176,7 @@ class Game(Table):
             self._advance()
 
     def legal(self, player=None) -> list[int]:
-        pending = self.state["pending"]         # not via `decision`: no Decision is built just for this
+        pending = self.state["pending"]  # not via `decision`: no Decision is built just for this
         if pending is None or (player is not None and player not in pending["by"]):
             return []
         return allowed_for(pending, player, self._legal(pending))
@@ -192,7 +198,7 @@ class Game(Table):
             self._count_answer()
         self.work = WORK_BUDGET
         self.state["history"].append([player, option])
-        if player == CHANCE:   # the stream moves on whoever answered (the state's model or a person)
+        if player == CHANCE:  # the stream moves on whoever answered (the state's model or a person)
             self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"])
         self._answer(player, option)
         self._advance()
@@ -217,10 +223,10 @@ class Game(Table):
 
     # ------------------------------------------------------------------ done elsewhere, bound here
     # Plain functions of the game, bound as methods: `self._advance()` costs what it did as a method.
-    push = interpreter.push                 # start an effect
-    _answer = interpreter.answer            # one answer, to the verb that asked or the menu
-    _run_frame = interpreter.run_frame      # run the innermost effect until it ends or waits
-    _interpret = interpreter.interpret      # ... step by step
-    _advance = interpreter.advance          # run until someone must decide
-    _legal = undo.legal_options             # the options, less the known dead ends
-    fail = undo.fail                        # undo the current action: it cannot be done this way
+    push = interpreter.push  # start an effect
+    _answer = interpreter.answer  # one answer, to the verb that asked or the menu
+    _run_frame = interpreter.run_frame  # run the innermost effect until it ends or waits
+    _interpret = interpreter.interpret  # ... step by step
+    _advance = interpreter.advance  # run until someone must decide
+    _legal = undo.legal_options  # the options, less the known dead ends
+    fail = undo.fail  # undo the current action: it cannot be done this way

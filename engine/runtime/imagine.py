@@ -1,5 +1,6 @@
 """Imagined games, for search and for the bots' look-ahead: an independent copy of a game (`clone`), and
 a copy re-dealt as one player could imagine it (`determinized`). Neither touches the real game."""
+
 from __future__ import annotations
 
 import random
@@ -36,11 +37,11 @@ def determinized(g, player, seed: int):
     for slots in groups.values():
         cards = [state["zones"][k][i] for k, i in slots]
         rnd.shuffle(cards)
-        for (k, i), card in zip(slots, cards):
+        for (k, i), card in zip(slots, cards, strict=True):
             state["zones"][k][i] = card
             state["loc"][card] = k
     pending = state["pending"]
-    if pending is not None and pending.get("answers"):   # others' secret answers are not known yet
+    if pending is not None and pending.get("answers"):  # others' secret answers are not known yet
         for other in [p for p in pending["answers"] if p != player]:
             del pending["answers"][other]
             pending["by"].append(other)

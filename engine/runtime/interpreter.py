@@ -8,27 +8,28 @@ answer (`answer`) resumes the verb that asked it (verbs.py), or starts the actio
 `Game` binds these functions as its methods (`g._advance()`, `g.push(...)`): the hot path
 `apply -> _answer -> _advance -> _run_frame` pays no extra call.
 """
+
 from __future__ import annotations
 
 from . import lowering
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
 from .context import Ctx
-from .driver import start_action, step as driver_step
+from .driver import start_action
+from .driver import step as driver_step
 from .errors import ContentError, GameError
 from .protocol import CHANCE, allowed_for
 from .state import State
 from .undo import fail, legal_options
 from .why import dead_end
 
-MAX_FRAMES = 64                # effects performing effects
+MAX_FRAMES = 64  # effects performing effects
 
 
 def push(g, code_key: str, me, card=None, env=None):
     """Start an effect: a new frame on top of the stack, run by `advance`."""
     if len(g.state["stack"]) >= MAX_FRAMES:
         raise ContentError(f"effects perform each other more than {MAX_FRAMES} deep", code_key, code="X104")
-    g.state["stack"].append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card,
-                             "wait": None})
+    g.state["stack"].append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card, "wait": None})
 
 
 def answer(g, player, option):
@@ -44,7 +45,7 @@ def answer(g, player, option):
         given = [pending["answers"][p] for p in pending["order"]]
         if state["attempt"] is not None:
             state["attempt"]["path"].append(",".join(map(str, given)))
-            state["attempt"]["counts"].append(-1)      # answers of several players: never pruned
+            state["attempt"]["counts"].append(-1)  # answers of several players: never pruned
         state["pending"] = None
         frame = state["stack"][-1]
         resume_verb(g, frame, g.rules.code[frame["code"]].steps[frame["pc"]], given)
@@ -72,8 +73,9 @@ def resume_verb(g, frame, step, given):
             exc.code_key, exc.offset = code.key, code.offsets[frame["pc"]]
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        raise ContentError(f"this cannot be done with these values ({exc})", code.key,
-                           code.offsets[frame["pc"]], code="X106") from None
+        raise ContentError(
+            f"this cannot be done with these values ({exc})", code.key, code.offsets[frame["pc"]], code="X106"
+        ) from None
     if pending is None:
         frame["wait"] = None
         frame["pc"] += 1
@@ -113,8 +115,12 @@ def interpret(g, frame, code):
             return
         state["steps"] += 1
         if state["steps"] > STEP_BUDGET:
-            raise ContentError(f"the effect ran more than {STEP_BUDGET} steps without a decision",
-                               code.key, code.offsets[pc], code="X105")
+            raise ContentError(
+                f"the effect ran more than {STEP_BUDGET} steps without a decision",
+                code.key,
+                code.offsets[pc],
+                code="X105",
+            )
         step = steps[pc]
         op = step[0]
         try:
@@ -123,7 +129,7 @@ def interpret(g, frame, code):
                 if outcome is None:
                     frame["pc"] = pc + 1
                     continue
-                lowering.stopped(g, frame, ctx, code, pc, outcome)   # failed, yielded or asks
+                lowering.stopped(g, frame, ctx, code, pc, outcome)  # failed, yielded or asks
                 return
             if op == "let":
                 value = step[2](ctx)
@@ -165,8 +171,9 @@ def interpret(g, frame, code):
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             # content combined values in a way no check caught: an error at its line, not a traceback
-            raise ContentError(f"this cannot be done with these values ({exc})", code.key,
-                               code.offsets[pc], code="X106") from None
+            raise ContentError(
+                f"this cannot be done with these values ({exc})", code.key, code.offsets[pc], code="X106"
+            ) from None
         frame["pc"] = pc + 1
 
 
@@ -183,11 +190,15 @@ def advance(g):
                     fail(g, dead_end(g, pending.get("prompt", "")))
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
-            if len(legal) == 1 and pending["by"] != [CHANCE] and len(pending["by"]) == 1 \
-                    and pending["kind"] not in ("ask", "invite", "action"):
+            if (
+                len(legal) == 1
+                and pending["by"] != [CHANCE]
+                and len(pending["by"]) == 1
+                and pending["kind"] not in ("ask", "invite", "action")
+            ):
                 answer(g, pending["by"][0], legal[0])
                 continue
-            if pending["kind"] in ("secret", "bid"):   # those with one possible answer give it at once
+            if pending["kind"] in ("secret", "bid"):  # those with one possible answer give it at once
                 forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, legal)) == 1]
                 if forced:
                     for player, option in forced:

@@ -12,9 +12,10 @@ or an undone action puts the old state back.
 `cards_by_number` and `card_names` are the card side: each card number's definition and name, in lists;
 `id_names` the name of each action and card id.
 """
+
 from __future__ import annotations
 
-PUBLIC, OWNER, TOP, HIDDEN = range(4)      # who sees a card in a zone (besides what `shown` adds)
+PUBLIC, OWNER, TOP, HIDDEN = range(4)  # who sees a card in a zone (besides what `shown` adds)
 
 
 class ZoneLayout:
@@ -24,20 +25,30 @@ class ZoneLayout:
     def __init__(self, rules, players: tuple, keys: tuple):
         zones = rules.zones
         known = list(keys) + [z for z in zones if z not in keys]
-        self.keys = frozenset(keys)                            # the zones of the state
+        self.keys = frozenset(keys)  # the zones of the state
         self.defs = {key: zone_def_of(rules, key) for key in known}
         self.slotted = frozenset(key for key, zone in self.defs.items() if is_slotted(zone))
-        self.capacity = {key: int(zone["capacity"]) for key, zone in self.defs.items()
-                         if zone.get("capacity") is not None}
+        self.capacity = {
+            key: int(zone["capacity"]) for key, zone in self.defs.items() if zone.get("capacity") is not None
+        }
         self.owner = {key: key.split(":")[1] if ":" in key else None for key in known}
         # the zones whose cards count together against a capacity: every player's zone of that id
-        self.place = {key: tuple(k for k in keys_of(rules, players, key.split(":")[0]) if k in self.keys)
-                      if ":" in key else (key,) if key in self.keys else () for key in known}
+        self.place = {
+            key: tuple(k for k in keys_of(rules, players, key.split(":")[0]) if k in self.keys)
+            if ":" in key
+            else (key,)
+            if key in self.keys
+            else ()
+            for key in known
+        }
         self.sight = {key: sight_of(rules, key) for key in known}
         self.names = {key: name_of(rules, key) for key in known}
         # a per-player zone id made concrete for each player (Table.zone_key)
-        self.own = {zone_id: {p: f"{zone_id}:{p}" for p in players}
-                    for zone_id, zone in zones.items() if zone.get("owner") == "player"}
+        self.own = {
+            zone_id: {p: f"{zone_id}:{p}" for p in players}
+            for zone_id, zone in zones.items()
+            if zone.get("owner") == "player"
+        }
         self.key_lists = {zone_id: tuple(keys_of(rules, players, zone_id)) for zone_id in zones}
 
 
@@ -57,7 +68,7 @@ def keys_of(rules, players, zone_id: str) -> list[str]:
 
 def sight_of(rules, key: str) -> tuple:
     """(rule, owner): how the zone's place decides who sees a card in it (Table.can_see)."""
-    owner = key[key.rindex(":") + 1:] if ":" in key else None
+    owner = key[key.rindex(":") + 1 :] if ":" in key else None
     if key.startswith("_drawn:"):
         return OWNER, owner
     visibility = zone_def_of(rules, key).get("visibility", "public") if not key.startswith("_") else "public"
@@ -103,8 +114,9 @@ def card_names(rules) -> list[str]:
     """Each card number's name as the log and views print it (its id when it has none)."""
     names = rules.__dict__.get("_card_names")
     if names is None or len(names) != len(rules.instances):
-        names = rules.__dict__["_card_names"] = [card.get("name") or def_id for card, def_id
-                                                 in zip(cards_by_number(rules), rules.instances)]
+        names = rules.__dict__["_card_names"] = [
+            card.get("name") or def_id for card, def_id in zip(cards_by_number(rules), rules.instances, strict=True)
+        ]
     return names
 
 
@@ -112,7 +124,8 @@ def id_names(rules) -> dict[str, str]:
     """The name of each action id and card id (an action's when both have it), as `Table.label` words them."""
     names = rules.__dict__.get("_id_names")
     if names is None:
-        names = {def_id: doc.get("name") or def_id for table in (rules.cards, rules.actions)
-                 for def_id, doc in table.items()}
+        names = {
+            def_id: doc.get("name") or def_id for table in (rules.cards, rules.actions) for def_id, doc in table.items()
+        }
         rules.__dict__["_id_names"] = names
     return names

@@ -15,6 +15,7 @@ Entries of `state["log"]` (all plain lists):
     ["together", setup, [[seat, label, mask], ...]]   picks told together; a label only for `mask`
 `setup` is 0 in play, 1 for a line of the setup, 2 for a setup move that is nobody's act.
 """
+
 from __future__ import annotations
 
 from .counter_visibility import change_line
@@ -25,7 +26,7 @@ SETUP = "Setup: "
 HIDDEN_CARD = "a card"
 # a move of the setup that is nobody's act: "Setup: 3 cards drawn from ..."
 SETUP_WORDS = {"draws": "drawn", "moves": "moved", "takes": "taken", "discards": "discarded", "removes": "removed"}
-MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")   # and "gives <seat>"
+MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")  # and "gives <seat>"
 
 
 # ------------------------------------------------------------------------------------------- who sees
@@ -96,8 +97,9 @@ def log_unchanged(g, owner, counter: str, sign: int) -> None:
     worded now, so that those who may not read it cannot tell it from a real change (counter_visibility.py)."""
     prefix = SETUP if setup_flag(g) else ""
     public = prefix + change_line(g, owner, counter, 0, g.state["players"], sign)
-    own = {p: text for p in g.state["players"]
-           if (text := prefix + change_line(g, owner, counter, 0, [p], sign)) != public}
+    own = {
+        p: text for p in g.state["players"] if (text := prefix + change_line(g, owner, counter, 0, [p], sign)) != public
+    }
     g.state["log"].append([public, own] if own else [public])
 
 
@@ -114,7 +116,7 @@ def worded_log(g) -> list:
 def word(g, entry: list, reader) -> str:
     """The line `reader` (a seat; None or anyone else: what everyone may read) reads for `entry`."""
     kind = entry[0]
-    if len(entry) <= 2:                        # worded when it happened
+    if len(entry) <= 2:  # worded when it happened
         if len(entry) == 2 and reader in entry[1]:
             return entry[1][reader]
         return kind
@@ -128,13 +130,14 @@ def word(g, entry: list, reader) -> str:
         text = change_line(g, entry[2], entry[3], entry[4], viewers)
     else:
         text = "Chosen together: " + ", ".join(
-            f"{seat} {label if mask & seen == mask else HIDDEN_CARD}" for seat, label, seen in entry[2])
+            f"{seat} {label if mask & seen == mask else HIDDEN_CARD}" for seat, label, seen in entry[2]
+        )
     return SETUP + text if entry[1] else text
 
 
 def _word_move(g, entry, mask) -> str:
     _, setup, actor, verb, source, target, cards, seen = entry
-    names = [g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD for card, sight in zip(cards, seen)]
+    names = [g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD for card, sight in zip(cards, seen, strict=True)]
     where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
     if setup == 2:
         shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
@@ -163,7 +166,7 @@ def lines_for(g, reader) -> list[str]:
         cache = g.__dict__["_log_lines"] = (log, {})
     lines, upto = cache[1].get(reader, ((), None))
     done = len(lines)
-    if done > len(log) or (done and log[done - 1] is not upto):      # cut back or changed in place
+    if done > len(log) or (done and log[done - 1] is not upto):  # cut back or changed in place
         lines, done = [], 0
     if done < len(log):
         lines = list(lines) + [word(g, entry, reader) for entry in log[done:]]

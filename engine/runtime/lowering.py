@@ -13,6 +13,7 @@ for at once before it starts, and a run that would pass the budget is left to th
 at the very step. Nothing of the content becomes code: the source names steps by their index and locals
 only through `repr`; expressions and verbs are bound in the namespace as objects.
 """
+
 from __future__ import annotations
 
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
@@ -21,27 +22,48 @@ from .errors import ContentError
 
 # Verbs that never wait: a hint only (no continuation is built after them); should one wait all the same,
 # the effect goes on in the interpreter from the step after it.
-NEVER_WAIT = frozenset({"gain", "lose", "set", "draw", "take", "move", "discard", "remove", "give", "reveal",
-                        "shuffle", "turn", "flag", "unflag", "log", "slide"})
-STEP_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)   # as interpreter.interpret maps them
-MAX_NESTING = 12          # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
+NEVER_WAIT = frozenset(
+    {
+        "gain",
+        "lose",
+        "set",
+        "draw",
+        "take",
+        "move",
+        "discard",
+        "remove",
+        "give",
+        "reveal",
+        "shuffle",
+        "turn",
+        "flag",
+        "unflag",
+        "log",
+        "slide",
+    }
+)
+STEP_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)  # as interpreter.interpret maps them
+MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
 
 def entry(code, pc: int):
     """The function running `code` from step `pc`, or None where the interpreter runs it."""
     if pc != 0:
-        waits = pc - 1 < len(code.steps) and code.steps[pc - 1][0] == "verb" \
+        waits = (
+            pc - 1 < len(code.steps)
+            and code.steps[pc - 1][0] == "verb"
             and code.steps[pc - 1][1].name not in NEVER_WAIT
+        )
         if not waits:
             return None
     try:
         path = _path_to(code.tree, pc - 1) if pc else []
         if path is None or _depth(code.tree) > MAX_NESTING or _size(code.tree) != len(code.steps):
-            return None     # (a tree that does not hold every step: code not made by the compiler)
+            return None  # (a tree that does not hold every step: code not made by the compiler)
         lowering = _Lowering(code)
         return lowering.function(pc, lowering.ops(code.tree) if pc == 0 else lowering.continuation(path))
-    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):   # Python's own limits
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):  # Python's own limits
         return None
 
 
@@ -53,6 +75,7 @@ def stopped(g, frame, c, code, pc: int, outcome, steps: int | None = None) -> bo
         g.state["steps"] = steps
     if outcome == "fail":
         from .why import failed_step
+
         frame["pc"] = pc
         g.fail(failed_step(g, c, frame, code.steps[pc][1], code.key, code.offsets[pc]))
     elif outcome == "yield":
@@ -124,10 +147,19 @@ class _Lowering:
 
     def __init__(self, code):
         self.code = code
-        self.namespace = {"ContentError": ContentError, "STEP_ERRORS": STEP_ERRORS, "BUDGET": STEP_BUDGET,
-                          "MAX_INT": MAX_INT, "bounded_int": bounded_int, "spend": spend, "stopped": stopped,
-                          "over_budget": over_budget,
-                          "CODE": code, "KEY": code.key, "OFFSETS": code.offsets}
+        self.namespace = {
+            "ContentError": ContentError,
+            "STEP_ERRORS": STEP_ERRORS,
+            "BUDGET": STEP_BUDGET,
+            "MAX_INT": MAX_INT,
+            "bounded_int": bounded_int,
+            "spend": spend,
+            "stopped": stopped,
+            "over_budget": over_budget,
+            "CODE": code,
+            "KEY": code.key,
+            "OFFSETS": code.offsets,
+        }
 
     def _bind(self, prefix: str, pc: int, value) -> str:
         name = f"{prefix}{int(pc)}"
@@ -156,7 +188,7 @@ class _Lowering:
         rounds, out to the end of the effect."""
         ops = []
         for nodes, index, enclosing in path:
-            ops.extend(self.ops(nodes[index + 1:]))
+            ops.extend(self.ops(nodes[index + 1 :]))
             if enclosing[0] == "branch":
                 ops.append(self._count(enclosing[1]))
             elif enclosing[0] == "loop":
@@ -181,16 +213,24 @@ class _Lowering:
             value = self._bind("X", pc, step[2])
 
             def render(correction):
-                return [f"pc = {pc}", f"v = {value}(c)",
-                        "if type(v) is int and not -MAX_INT <= v <= MAX_INT:", "    bounded_int(v)",
-                        f"E[{step[1]!r}] = v"]
+                return [
+                    f"pc = {pc}",
+                    f"v = {value}(c)",
+                    "if type(v) is int and not -MAX_INT <= v <= MAX_INT:",
+                    "    bounded_int(v)",
+                    f"E[{step[1]!r}] = v",
+                ]
         elif op == "verb":
             run = self._bind("V", pc, step[1].run)
 
             def render(correction):
-                return [f"pc = {pc}", f"out = {run}(g, c, frame)",
-                        f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})"]
+                return [
+                    f"pc = {pc}",
+                    f"out = {run}(g, c, frame)",
+                    f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
+                ]
         elif op == "stop":
+
             def render(correction):
                 return [f"state['steps'] = steps - {correction}", "state['stack'].pop()", "return True"]
         elif op == "repeat_init":
@@ -202,31 +242,41 @@ class _Lowering:
             items = self._bind("X", pc, step[2])
 
             def render(correction):
-                return [f"pc = {pc}", f"items = g.items_of({items}(c))", "spend(g, len(items))",
-                        f"E[{step[1]!r}] = [items, 0]"]
+                return [
+                    f"pc = {pc}",
+                    f"items = g.items_of({items}(c))",
+                    "spend(g, len(items))",
+                    f"E[{step[1]!r}] = [items, 0]",
+                ]
         else:  # pragma: no cover -- the tree holds no other steps
             raise ValueError(f"step {op} in a block")
         return ("simple", pc, render)
 
     # ------------------------------------------------------------ ops as Python source
     def function(self, pc: int, ops):
-        lines = [f"def run_from_{int(pc)}(g, frame, c):",
-                 "    state = g.state",
-                 "    E = frame['env']",
-                 "    steps = state['steps']",
-                 f"    pc = {int(pc)}",
-                 "    try:"]
+        lines = [
+            f"def run_from_{int(pc)}(g, frame, c):",
+            "    state = g.state",
+            "    E = frame['env']",
+            "    steps = state['steps']",
+            f"    pc = {int(pc)}",
+            "    try:",
+        ]
         self._emit(ops, 2, lines, 0)
-        lines += ["        state['steps'] = steps",
-                  "        state['stack'].pop()",
-                  "        return True",
-                  "    except ContentError as exc:",
-                  "        if not exc.code_key:",
-                  "            exc.code_key, exc.offset = KEY, OFFSETS[pc]",
-                  "        raise",
-                  "    except STEP_ERRORS as exc:",
-                  "        raise ContentError(f'this cannot be done with these values ({exc})', KEY, OFFSETS[pc], code='X106')"
-                  " from None"]
+        lines += [
+            "        state['steps'] = steps",
+            "        state['stack'].pop()",
+            "        return True",
+            "    except ContentError as exc:",
+            "        if not exc.code_key:",
+            "            exc.code_key, exc.offset = KEY, OFFSETS[pc]",
+            "        raise",
+            "    except STEP_ERRORS as exc:",
+            (
+                "        raise ContentError(f'this cannot be done with these values ({exc})', KEY, OFFSETS[pc], code='X106')"
+                " from None"
+            ),
+        ]
         if len(lines) > MAX_SOURCE_LINES:
             return None
         namespace = self.namespace
@@ -271,14 +321,20 @@ class _Lowering:
         if kind == "repeat":
             lines += [f"{inner}if E[{slot!r}] <= 0:", f"{inner}    break", f"{inner}E[{slot!r}] -= 1"]
         else:
-            lines += [f"{inner}items{depth}, i{depth} = E[{slot!r}]",
-                      f"{inner}if i{depth} >= len(items{depth}):", f"{inner}    break",
-                      f"{inner}E[{variable!r}] = items{depth}[i{depth}]", f"{inner}E[{slot!r}][1] = i{depth} + 1"]
+            lines += [
+                f"{inner}items{depth}, i{depth} = E[{slot!r}]",
+                f"{inner}if i{depth} >= len(items{depth}):",
+                f"{inner}    break",
+                f"{inner}E[{variable!r}] = items{depth}[i{depth}]",
+                f"{inner}E[{slot!r}][1] = i{depth} + 1",
+            ]
         self._emit(body, indent + 1, lines, depth + 1)
 
     @staticmethod
     def _pay(pc, count, pad, lines):
         """Count a straight run of `count` steps from step `pc`, or leave the run to the interpreter when
         it would pass the budget (it stops at the very step, as it always did)."""
-        lines += [f"{pad}if steps + {count} > BUDGET: return over_budget(g, frame, {pc}, steps)",
-                  f"{pad}steps += {count}"]
+        lines += [
+            f"{pad}if steps + {count} > BUDGET: return over_budget(g, frame, {pc}, steps)",
+            f"{pad}steps += {count}",
+        ]

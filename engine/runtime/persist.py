@@ -1,32 +1,42 @@
 """Game logs and saves read from files a stranger may have written, and written whole or not at all.
 
-A log or a save is parsed safely (`engine/jsonload.py`: size, depth, NaN, huge numbers, duplicate
+A log or a save is parsed safely (`engine/files/jsonload.py`: size, depth, NaN, huge numbers, duplicate
 keys), checked against its own schema (`schemas/runtime/`, with booleans and `2.0` not counted as
 integers), then against the pack: a save's seats, parameters, zones and cards, counters, effect frames
 (code keys the pack has, step numbers inside the code) and pending decision must fit together, so that
 continuing it raises only the runtime's own errors. Every problem is one `LogError`/`SaveError` (both
 `GameError`s) that says what is wrong and where: a JSON pointer, or a line and column.
 """
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import fastjsonschema
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 
-from .. import atomic, jsonload, resources
-from ..schema_check import _TYPE_WORDS
+from engine.content.schema import _TYPE_WORDS
+from engine.files import atomic, jsonload, resources
+
 from .errors import ContentError, GameError
+from .log_words import COUNT, MOVE, TOGETHER
 from .protocol import CHANCE, END_TURN, SIMULTANEOUS, allowed_for
 from .state import FORMAT
-from .log_words import COUNT, MOVE, TOGETHER
 
 LOG_SCHEMA, SAVE_SCHEMA = "log.schema.json", "save.schema.json"
 # the verb that asks each kind of decision, and so must be the step its frame waits at
-ASKED_BY = {"choose": "choose", "ask": "ask", "invite": "invite", "bid": "bid", "secret": "choose_secretly",
-            "roll": "roll", "oracle": "oracle", "pay": "pay_cost"}
+ASKED_BY = {
+    "choose": "choose",
+    "ask": "ask",
+    "invite": "invite",
+    "bid": "bid",
+    "secret": "choose_secretly",
+    "roll": "roll",
+    "oracle": "oracle",
+    "pay": "pay_cost",
+}
 ANSWERED_BY_CHANCE = ("roll", "oracle")
 
 
@@ -88,30 +98,33 @@ def _strict_integer(_checker, instance) -> bool:
 
 
 StrictValidator = validators.extend(
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer)
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(file_name: str):
     """Built once per schema: these files are small and local (`$ref`s stay inside the file)."""
     schema = json.loads(resources.read_text("schemas", f"runtime/{file_name}"))
     return StrictValidator(schema)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fast_validator(file_name: str):
     """fastjsonschema compiles the schema (as draft-07: `prefixItems` becomes `items`) to Python: a long
     game's save checks in milliseconds instead of a second. It counts `2.0` as an integer, so it only
     decides for data holding no whole-valued float (see `is_valid`)."""
+
     def draft7(node):
         if isinstance(node, list):
             return [draft7(item) for item in node]
         if not isinstance(node, dict):
             return node
         out = {key: draft7(value) for key, value in node.items() if key != "prefixItems"}
-        if "prefixItems" in node:      # these schemas never give `items` beside `prefixItems`
+        if "prefixItems" in node:  # these schemas never give `items` beside `prefixItems`
             out["items"] = draft7(node["prefixItems"])
         return out
+
     schema = draft7(json.loads(resources.read_text("schemas", f"runtime/{file_name}")))
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     return fastjsonschema.compile(schema)
@@ -160,8 +173,7 @@ def check_schema(data, file_name: str, error=RecordError, code: str = "X412") ->
     what = "the file" if not path else f"`{path[-1]}`" if isinstance(path[-1], str) else "this entry"
     if rule == "type":
         expected = found.validator_value if isinstance(found.validator_value, list) else [found.validator_value]
-        message = f"{what} must be {' or '.join(_TYPE_WORDS.get(t, t) for t in expected)}, " \
-                  f"not {jsonload.shown(value)}"
+        message = f"{what} must be {' or '.join(_TYPE_WORDS.get(t, t) for t in expected)}, not {jsonload.shown(value)}"
     elif rule == "required":
         missing = next(name for name in found.validator_value if name not in value)
         path.append(missing)
@@ -171,7 +183,8 @@ def check_schema(data, file_name: str, error=RecordError, code: str = "X412") ->
         extra = next((k for k in value if k not in known), "?")
         path.append(extra)
         message = f"{jsonload.shown(extra)} is not a key this may have" + (
-            f" (keys: {', '.join(known)})" if known and len(known) <= 12 else "")
+            f" (keys: {', '.join(known)})" if known and len(known) <= 12 else ""
+        )
     elif rule in ("const", "enum"):
         options = [found.validator_value] if rule == "const" else found.validator_value
         message = f"{what} is {jsonload.shown(value)}; it must be " + " or ".join(jsonload.shown(o) for o in options)
@@ -179,7 +192,8 @@ def check_schema(data, file_name: str, error=RecordError, code: str = "X412") ->
         message = f"{what} is {jsonload.shown(value)}, which does not have the required form"
     elif rule in ("minItems", "maxItems", "prefixItems"):
         message = f"{what} is {jsonload.shown(value)}: " + (
-            found.schema.get("description") or f"it has {len(value)} items ({rule} {found.validator_value})")
+            found.schema.get("description") or f"it has {len(value)} items ({rule} {found.validator_value})"
+        )
     elif rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "maxLength", "minLength"):
         message = f"{what} is {jsonload.shown(value)}, out of range ({rule} {found.validator_value})"
     else:
@@ -195,8 +209,11 @@ def check_log(log) -> None:
     """The log has the shape of `schemas/runtime/log.schema.json` (what the pack makes of its answers
     is found by replaying it)."""
     if kind_of(log) != "log":
-        raise LogError("this is not a Knapper game log (it has no `\"format\": \"knap-log/1\"`)",
-                       "/format" if isinstance(log, dict) else "", code="X402")
+        raise LogError(
+            'this is not a Knapper game log (it has no `"format": "knap-log/1"`)',
+            "/format" if isinstance(log, dict) else "",
+            code="X402",
+        )
     check_schema(log, LOG_SCHEMA, LogError, "X403")
 
 
@@ -206,7 +223,7 @@ def write_save(game, path) -> None:
 
 
 def write_json(path, data, *, indent=None) -> None:
-    """Write `data` as JSON, atomically (see `engine/atomic.py`); raises `atomic.WriteError`."""
+    """Write `data` as JSON, atomically (see `engine/files/atomic.py`); raises `atomic.WriteError`."""
     separators = (",", ":") if indent is None else None
     atomic.write_text(path, json.dumps(data, indent=indent, separators=separators) + "\n")
 
@@ -223,20 +240,27 @@ def check_loadable(rules, state, *, schema_checked: bool = False) -> None:
 
 def check_save_schema(state) -> None:
     if kind_of(state) != "save":
-        raise SaveError(f"this is not a saved Knapper game (it has no `\"format\": \"{FORMAT}\"`)",
-                        "/format" if isinstance(state, dict) else "", code="X411")
+        raise SaveError(
+            f'this is not a saved Knapper game (it has no `"format": "{FORMAT}"`)',
+            "/format" if isinstance(state, dict) else "",
+            code="X411",
+        )
     check_schema(state, SAVE_SCHEMA, SaveError, "X412")
 
 
 def check_save(rules, state) -> None:
     """A state that has the schema's shape fits the pack and is consistent with itself."""
     if state["pack"] != rules.pack_id:
-        raise SaveError(f"this game was saved with the pack `{state['pack']}`, not `{rules.pack_id}`", "/pack",
-                        code="X413")
+        raise SaveError(
+            f"this game was saved with the pack `{state['pack']}`, not `{rules.pack_id}`", "/pack", code="X413"
+        )
     if state["pack_version"] != rules.fingerprint:
-        raise SaveError("the pack has changed since this game was saved; a saved effect half-way through "
-                        "cannot be continued with other rules (its log can still be replayed)", "/pack_version",
-                        code="X414")
+        raise SaveError(
+            "the pack has changed since this game was saved; a saved effect half-way through "
+            "cannot be continued with other rules (its log can still be replayed)",
+            "/pack_version",
+            code="X414",
+        )
     _StateCheck(rules, state, "").run()
     if state["attempt"] is not None:
         snap = state["attempt"]["snap"]
@@ -244,8 +268,9 @@ def check_save(rules, state) -> None:
             raise SaveError("the action began at a log line the log does not have", "/attempt/log", code="X415")
         _StateCheck(rules, {**snap, "log": [], "history": [], "dead": []}, "/attempt/snap").run()
         if snap["pending"] is None or snap["pending"]["kind"] != "action":
-            raise SaveError("the state from before an action must wait for a choice of action",
-                            "/attempt/snap/pending", code="X415")
+            raise SaveError(
+                "the state from before an action must wait for a choice of action", "/attempt/snap/pending", code="X415"
+            )
 
 
 def try_out(game) -> None:
@@ -264,8 +289,9 @@ def try_out(game) -> None:
     except (SaveError, ContentError):
         raise
     except (GameError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        raise SaveError(f"the saved state does not fit together ({type(exc).__name__}: "
-                        f"{jsonload.shown(str(exc), 80)})", code="X415") from None
+        raise SaveError(
+            f"the saved state does not fit together ({type(exc).__name__}: {jsonload.shown(str(exc), 80)})", code="X415"
+        ) from None
 
 
 class _StateCheck:
@@ -295,10 +321,15 @@ class _StateCheck:
         if players != [f"P{i}" for i in range(1, len(players) + 1)]:
             self.fail(f"the seats must be P1 to P{len(players)} in order", "players")
         names, expected = set(state["params"]), set(rules.parameters(len(players)))
-        if names != expected:       # values may differ: a scenario or a house rule sets its own
+        if names != expected:  # values may differ: a scenario or a house rule sets its own
             extra = sorted(names - expected)
-            self.fail(f"the pack has no parameter `{extra[0]}`" if extra else
-                      f"the parameter `{sorted(expected - names)[0]}` is missing", "params", *extra[:1])
+            self.fail(
+                f"the pack has no parameter `{extra[0]}`"
+                if extra
+                else f"the parameter `{min(expected - names)}` is missing",
+                "params",
+                *extra[:1],
+            )
         if set(state["used"]) != set(players):
             self.fail(f"must have one entry for each seat ({', '.join(players)})", "used")
         for number, (who, _option) in enumerate(state["history"]):
@@ -309,7 +340,7 @@ class _StateCheck:
         state, rules = self.state, self.rules
         players = state["players"]
         total = len(rules.instances)
-        expected = {f"_drawn:{p}" for p in players} | {"_removed"}     # the zones Game.new makes
+        expected = {f"_drawn:{p}" for p in players} | {"_removed"}  # the zones Game.new makes
         for zone_id, zone in rules.zones.items():
             expected |= {f"{zone_id}:{p}" for p in players} if zone.get("owner") == "player" else {zone_id}
         zones = state["zones"]
@@ -359,12 +390,17 @@ class _StateCheck:
                 if spec is None:
                     self.fail("the pack has no such counter", "counters", owner, counter_id)
                 if (spec.get("owner") == "player") != (owner != "table"):
-                    self.fail("this counter belongs " + ("to each player" if owner == "table" else "to the table"),
-                              "counters", owner, counter_id)
+                    self.fail(
+                        "this counter belongs " + ("to each player" if owner == "table" else "to the table"),
+                        "counters",
+                        owner,
+                        counter_id,
+                    )
                 low, high = spec.get("min"), spec.get("max")
                 if (low is not None and value < low) or (high is not None and value > high):
-                    self.fail(f"{value} is outside the counter's range ({low} to {high})", "counters", owner,
-                              counter_id)
+                    self.fail(
+                        f"{value} is outside the counter's range ({low} to {high})", "counters", owner, counter_id
+                    )
 
     def turn(self):
         state = self.state
@@ -401,8 +437,9 @@ class _StateCheck:
             if code is None or not hasattr(code, "steps"):
                 self.fail(f"the pack has no effect {jsonload.shown(frame['code'])}", "stack", i, "code")
             if frame["pc"] > len(code.steps):
-                self.fail(f"step {frame['pc']} is past the end of `{code.key}` ({len(code.steps)} steps)",
-                          "stack", i, "pc")
+                self.fail(
+                    f"step {frame['pc']} is past the end of `{code.key}` ({len(code.steps)} steps)", "stack", i, "pc"
+                )
 
     def decision(self):
         state = self.state
@@ -422,8 +459,11 @@ class _StateCheck:
                 self.fail("a chance decision needs one probability per option, not all 0", "pending", "probs")
         if kind == "action":
             if by != [state["turn"]["player"]] or state["stack"]:
-                self.fail("the choice of action belongs to the player whose turn it is, with no effect under way",
-                          "pending", "by")
+                self.fail(
+                    "the choice of action belongs to the player whose turn it is, with no effect under way",
+                    "pending",
+                    "by",
+                )
             for i, option in enumerate(options):
                 if not isinstance(option, str) or option != END_TURN and option not in self.rules.actions:
                     self.fail(f"the pack has no action {jsonload.shown(option)}", "pending", "options", i)
@@ -435,15 +475,22 @@ class _StateCheck:
             step = steps[frame["pc"]] if frame["pc"] < len(steps) else None
             verb = step[1] if step is not None and step[0] == "verb" else None
             if getattr(verb, "name", None) != ASKED_BY[kind]:
-                self.fail(f"the innermost effect is not at a `{ASKED_BY[kind]}` step that would ask this",
-                          "stack", len(state["stack"]) - 1, "pc")
+                self.fail(
+                    f"the innermost effect is not at a `{ASKED_BY[kind]}` step that would ask this",
+                    "stack",
+                    len(state["stack"]) - 1,
+                    "pc",
+                )
         if kind in SIMULTANEOUS:
             order, answers = pending.get("order"), pending.get("answers")
             if order is None or answers is None:
                 self.fail("a decision made by several players at once has `order` and `answers`", "pending")
             if set(by) & set(answers) or set(order) != set(by) | set(answers) or len(set(order)) != len(order):
-                self.fail("every player in `order` either answered (`answers`) or must answer (`by`), not both",
-                          "pending", "order")
+                self.fail(
+                    "every player in `order` either answered (`answers`) or must answer (`by`), not both",
+                    "pending",
+                    "order",
+                )
             for player, answer in answers.items():
                 if answer >= len(options):
                     self.fail(f"option {answer} does not exist ({len(options)} options)", "pending", "answers", player)
@@ -454,8 +501,7 @@ class _StateCheck:
                 if player not in players:
                     self.fail("is not a seat of this game", "pending", field, player)
                 if field == "allowed" and any(key >= len(options) for key in value):
-                    self.fail(f"names an option that does not exist ({len(options)} options)", "pending", field,
-                              player)
+                    self.fail(f"names an option that does not exist ({len(options)} options)", "pending", field, player)
         if pending.get("cards"):
             total = len(self.rules.instances)
             for i, option in enumerate(options):
@@ -501,9 +547,13 @@ class _StateCheck:
                     if seat not in players:
                         self.fail("is not a seat of this game", "log", i, 2, n, 0)
                 masks = [(n, pick[2]) for n, pick in enumerate(entry[2])]
-            else:           # the schema allows no other kind
+            else:  # the schema allows no other kind
                 continue
             for n, mask in masks:
                 if mask >= seats:
-                    self.fail(f"{mask} names seats this game does not have ({len(players)} seats: "
-                              f"less than {seats})", "log", i, *((7, n) if kind == MOVE else (2, n, 2)))
+                    self.fail(
+                        f"{mask} names seats this game does not have ({len(players)} seats: less than {seats})",
+                        "log",
+                        i,
+                        *((7, n) if kind == MOVE else (2, n, 2)),
+                    )

@@ -6,6 +6,7 @@ overfill it is a content error, so a rule that forgets a capacity is caught the 
 rather than silently playing another game. `room` says how much is left; `slide` closes the gaps of a
 row of slots towards its first slot and fills the places left at its end from a zone.
 """
+
 from __future__ import annotations
 
 from .errors import ContentError
@@ -13,7 +14,7 @@ from .errors import ContentError
 
 def capacity_of(g, key: str):
     """The zone's declared capacity, or None when it is unlimited."""
-    if key in g._zone_defs:           # the layout's table (layout.py)
+    if key in g._zone_defs:  # the layout's table (layout.py)
         return g._capacity.get(key)
     cap = g.zone_def(key).get("capacity")
     return None if cap is None else int(cap)
@@ -25,7 +26,7 @@ def cards_in_place(g, key: str) -> int:
     keys = g.layout.place.get(key)
     if keys is None:
         keys = g.zone_keys(key.split(":")[0]) if ":" in key else [key]
-    elif key not in g._slotted:       # no gaps to skip: the lengths are the counts (one zone id, one kind)
+    elif key not in g._slotted:  # no gaps to skip: the lengths are the counts (one zone id, one kind)
         return sum(map(len, map(zones.__getitem__, keys)))
     return sum(1 for k in keys for x in zones.get(k, ()) if x is not None)
 
@@ -33,7 +34,7 @@ def cards_in_place(g, key: str) -> int:
 def room(g, key: str) -> int:
     """How many more cards fit: the free slots of a row of slots, what is left of a capacity, else as many
     as the game has cards (no limit)."""
-    if key in g._zone_defs:         # the layout's tables: one zone, or all players' zones of one id
+    if key in g._zone_defs:  # the layout's tables: one zone, or all players' zones of one id
         cap = g._capacity.get(key)
         if key in g._slotted:
             if cap is None:
@@ -57,8 +58,11 @@ def check_capacity(g, target: str, source: str) -> None:
     if cap is None or source.split(":")[0] == target.split(":")[0]:
         return
     if cards_in_place(g, target) >= cap:
-        raise ContentError(f"{g.zone_name(target)} is full: it holds at most {cap} (its `capacity`); "
-                           "check for room with `room(...)` before moving cards there", code="X112")
+        raise ContentError(
+            f"{g.zone_name(target)} is full: it holds at most {cap} (its `capacity`); "
+            "check for room with `room(...)` before moving cards there",
+            code="X112",
+        )
 
 
 def slide(g, key: str, source: str | None) -> list[int]:

@@ -4,16 +4,18 @@
 Everything that speaks the protocol (the game, the driver, views, agents, saves) reads these names from
 here, so this module imports nothing of the runtime.
 """
+
 from __future__ import annotations
 
-CHANCE = "chance"                             # who answers dice and oracles
-END_TURN = "end_turn"                         # the turn menu's last option
-SIMULTANEOUS = ("invite", "bid", "secret")    # answered by several players at once: never pruned
+CHANCE = "chance"  # who answers dice and oracles
+END_TURN = "end_turn"  # the turn menu's last option
+SIMULTANEOUS = ("invite", "bid", "secret")  # answered by several players at once: never pruned
 
 
 class Decision:
     """Who must decide now and what they may answer (option keys index `options`)."""
-    __slots__ = ("players", "kind", "prompt", "options", "legal", "blind", "probabilities")
+
+    __slots__ = ("blind", "kind", "legal", "options", "players", "probabilities", "prompt")
 
     def __init__(self, pending, legal):
         self.players = list(pending["by"])

@@ -4,6 +4,7 @@ Each source of randomness (a deck's shuffles, dice, an oracle's model) has its o
 a die roll to one rule does not change how every deck is shuffled afterwards. SplitMix64 is small,
 fast enough for shuffles and serialises as plain data.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -37,7 +38,7 @@ class Streams:
         x = self.table.get(stream)
         if x is None:
             x = stream_seed(self.seed, stream)
-        limit = _MASK - (_MASK % n)   # reject the uneven top end so every value is equally likely
+        limit = _MASK - (_MASK % n)  # reject the uneven top end so every value is equally likely
         while True:
             x, value = _next(x)
             if value < limit:

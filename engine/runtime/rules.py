@@ -3,6 +3,7 @@ parameters for a player count, actions, phases, end conditions, scoring, and the
 
 Nothing here changes during a game; the game state refers to it by ids and card numbers.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -10,7 +11,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..packs import display
+from engine.content.packs import display
+
 from . import compiler
 
 
@@ -27,15 +29,17 @@ class PackError(Exception):
     @property
     def hint(self) -> str:
         from .error_codes import hint_for
+
         return hint_for(self.code)
 
 
 @dataclass
 class Source:
     """Where a piece of code came from, for runtime errors that point into the YAML."""
+
     file: str
     index: int
-    path: tuple          # of the text in its document: `("effect",)`, or `("changes", "effect")` in a patch
+    path: tuple  # of the text in its document: `("effect",)`, or `("changes", "effect")` in a patch
 
 
 @dataclass
@@ -43,20 +47,20 @@ class Ruleset:
     root: Path
     pack_id: str
     manifest: dict
-    cards: dict[str, dict] = field(default_factory=dict)        # def id -> card document
-    instances: list[str] = field(default_factory=list)          # card number -> def id
+    cards: dict[str, dict] = field(default_factory=dict)  # def id -> card document
+    instances: list[str] = field(default_factory=list)  # card number -> def id
     # card number -> (zone, slot, seat): seat is the player a card of a per-player set belongs to, else None
     start: list[tuple[str, int | None, int | None]] = field(default_factory=list)
     zones: dict[str, dict] = field(default_factory=dict)
     counters: dict[str, dict] = field(default_factory=dict)
-    actions: dict[str, dict] = field(default_factory=dict)      # in file order
+    actions: dict[str, dict] = field(default_factory=dict)  # in file order
     phases: dict[str, list[dict]] = field(default_factory=dict)  # when -> documents in order
     ends: list[dict] = field(default_factory=list)
     scorings: list[dict] = field(default_factory=list)
     functions: dict[str, dict] = field(default_factory=dict)
-    categories: dict[str, str] = field(default_factory=dict)    # id -> kind (card, zone, tag, ...)
-    code: dict[str, object] = field(default_factory=dict)       # "action/explore" -> compiled code
-    fingerprint: str = ""                                       # changes whenever any document changes
+    categories: dict[str, str] = field(default_factory=dict)  # id -> kind (card, zone, tag, ...)
+    code: dict[str, object] = field(default_factory=dict)  # "action/explore" -> compiled code
+    fingerprint: str = ""  # changes whenever any document changes
     sources: dict[str, Source] = field(default_factory=dict)
 
     @property
@@ -88,9 +92,11 @@ class Ruleset:
         """An error of a game in words: a content error as `file:line:col: CODE message`, pointing into the
         YAML that caused it; a refused answer as `CODE message`; anything else (a bug) with its type."""
         from .errors import ContentError, GameError
+
         if not isinstance(exc, (ContentError, GameError)):
             return f"{type(exc).__name__}: {exc}"
         from .error_codes import coded
+
         message = coded(exc.code, getattr(exc, "message", str(exc)))
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
@@ -105,7 +111,8 @@ class Ruleset:
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
             return None
-        from ..yamlload import load_file, text_position
+        from engine.content.yamlload import load_file, text_position
+
         loaded = load_file(source.file)
         doc = next((d for d in loaded.documents if d.index == source.index), None)
         if doc is None or doc.node is None:
@@ -116,7 +123,7 @@ class Ruleset:
 
     def def_values(self, name: str) -> dict:
         """The stat or ref `name` of every card id (0 for a stat a card lacks, None for a ref)."""
-        cache = self.__dict__.setdefault("_def_values", {})
+        cache: dict[str, dict] = self.__dict__.setdefault("_def_values", {})
         values = cache.get(name)
         if values is None:
             is_stat = any(name in (c.get("stats") or {}) for c in self.cards.values())
@@ -147,7 +154,8 @@ class Ruleset:
 def load(root: Path) -> Ruleset:
     """Read and compile the pack at `root`, with what it inherits through `extends`. Refuses a pack with
     lint errors: the runtime trusts the checks. Plays from the documents lint has just read."""
-    from .. import lint
+    from engine import lint
+
     result = lint.lint([root], None)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
@@ -155,9 +163,10 @@ def load(root: Path) -> Ruleset:
     effective = next(iter(result.effective.values()))
     docs = effective.all_documents()
     digest = hashlib.sha256(json.dumps([d for _, _, d in docs], sort_keys=True, default=str).encode())
-    manifest = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
-    rules = Ruleset(root=root, pack_id=manifest.get("id", root.name), manifest=manifest,
-                    fingerprint=digest.hexdigest()[:16])
+    manifest: dict = next((d for _, _, d in docs if d.get("kind") == "pack"), {})
+    rules = Ruleset(
+        root=root, pack_id=manifest.get("id", root.name), manifest=manifest, fingerprint=digest.hexdigest()[:16]
+    )
     ordered: dict[str, list] = {}
     for file, index, data in docs:
         kind = data.get("kind")
@@ -168,8 +177,12 @@ def load(root: Path) -> Ruleset:
         ordered.setdefault(kind, []).append((file, index, data))
     for name in manifest.get("parameters") or {}:
         rules.categories[name] = "parameter"
-    for kind, target in (("zone", rules.zones), ("counter", rules.counters), ("function", rules.functions),
-                         ("action", rules.actions)):
+    for kind, target in (
+        ("zone", rules.zones),
+        ("counter", rules.counters),
+        ("function", rules.functions),
+        ("action", rules.actions),
+    ):
         for _, _, data in ordered.get(kind, []):
             target[data["id"]] = data
     seats = range(1, rules.players[1] + 1)

@@ -1,12 +1,13 @@
 """How well a player is doing, for the bots that look ahead (agents.py): the margin over the best other
 player were the game to end now, and the progress towards an end for games with no score."""
+
 from __future__ import annotations
 
 from .budget import WORK_BUDGET
 from .context import Ctx
 from .errors import ContentError, GameError
 
-DECIDED = 1_000                # what a won (or lost) game is worth to `projected_margin`, beyond any score
+DECIDED = 1_000  # what a won (or lost) game is worth to `projected_margin`, beyond any score
 
 
 def projected_margin(g, player, *, in_place: bool = False) -> int:
@@ -27,7 +28,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
         state["stage"] = "game_end"
         try:
-            finished._advance()      # stops early if the scoring asks a question: the score before it is used
+            finished._advance()  # stops early if the scoring asks a question: the score before it is used
             scores = (finished.state["result"] or {}).get("scores")
         except (ContentError, GameError):
             pass
@@ -36,7 +37,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
     others = [v for p, v in scores.items() if p != player]
     margin = scores.get(player, 0) - (max(others) if others else 0)
-    if over:     # a game decided by winning or losing (a solo or cooperative end) counts that first
+    if over:  # a game decided by winning or losing (a solo or cooperative end) counts that first
         winners = g.state["result"]["winners"]
         margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
     return margin
@@ -45,10 +46,8 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
 def progress(g) -> dict:
     """Each player's progress towards the end rules that declare one (`progress:`), for games with no
     score: how a bot that looks ahead compares positions. Empty when no end rule declares it."""
-    keys = [f"end/{rule['id']}/progress" for rule in g.rules.ends
-            if f"end/{rule['id']}/progress" in g.rules.code]
+    keys = [f"end/{rule['id']}/progress" for rule in g.rules.ends if f"end/{rule['id']}/progress" in g.rules.code]
     if not keys:
         return {}
     g.work = WORK_BUDGET
-    return {p: sum(int(g.rules.code[k](Ctx(g, {}, p, None)) or 0) for k in keys)
-            for p in g.state["players"]}
+    return {p: sum(int(g.rules.code[k](Ctx(g, {}, p, None)) or 0) for k in keys) for p in g.state["players"]}

@@ -6,6 +6,7 @@ final state's hash; replaying it must reach the same hash. A saved session is th
 (`Game.save`) plus who plays each seat, so `knap play --resume` goes on with the same table; the
 state keeps every answer since the first, so the resumed game's log is the whole game's.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -21,16 +22,18 @@ from .game import CHANCE, Game, GameError
 LOG_FORMAT = "knap-log/1"
 SESSION_FORMAT = "knap-play/1"
 SESSION_SCHEMA = "session.schema.json"
-SEED_LIMIT = 1_000_000          # fresh seeds have at most six digits: easy to read out and type again
-HUMAN = "human"                 # a seat played by the person at the terminal, in a saved session
+SEED_LIMIT = 1_000_000  # fresh seeds have at most six digits: easy to read out and type again
+HUMAN = "human"  # a seat played by the person at the terminal, in a saved session
 
 
-def play(rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None,
-         oracle=None, watcher=None) -> Game:
+def play(
+    rules, players: int, seed: int, agents: list, *, max_rounds: int = 500, on_step=None, oracle=None, watcher=None
+) -> Game:
     """Play one game to its end. `agents[i]` plays seat i+1; chance uses the game's own random stream,
     except oracles when an `oracle` agent (the person at the table) is given."""
-    return play_out(Game.new(rules, players, seed, max_rounds=max_rounds), agents, on_step=on_step,
-                    oracle=oracle, watcher=watcher)
+    return play_out(
+        Game.new(rules, players, seed, max_rounds=max_rounds), agents, on_step=on_step, oracle=oracle, watcher=watcher
+    )
 
 
 def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=None, interruptible=False) -> Game:
@@ -108,11 +111,16 @@ def oracle_view(game: Game, watcher=None) -> dict:
     """What the person answering an oracle sees: the table as `watcher` (or the first seat) sees it, and
     the question with every outcome."""
     from .views import option_label
+
     view = game.view(watcher or game.players[0])
     pending = game.pending
-    view["decision"] = {"prompt": f"At the table: {pending.get('prompt', '')}", "kind": "oracle",
-                        "options": [{"key": k, "label": option_label(game, pending, pending["options"][k], None)}
-                                    for k in game.decision.legal]}
+    view["decision"] = {
+        "prompt": f"At the table: {pending.get('prompt', '')}",
+        "kind": "oracle",
+        "options": [
+            {"key": k, "label": option_label(game, pending, pending["options"][k], None)} for k in game.decision.legal
+        ],
+    }
     return view
 
 
@@ -137,11 +145,18 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
 
 def game_log(game: Game, *, agents=()) -> dict:
     players = len(game.players)
-    return {"format": LOG_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
-            "players": players, "seed": game.seed,
-            "max_rounds": game.state["max_turns"] // (1 if game.rules.in_rounds else players),
-            "agents": list(agents),
-            "decisions": game.history, "result": game.result, "final_hash": game.state_hash()}
+    return {
+        "format": LOG_FORMAT,
+        "pack": game.rules.pack_id,
+        "pack_path": str(game.rules.root),
+        "players": players,
+        "seed": game.seed,
+        "max_rounds": game.state["max_turns"] // (1 if game.rules.in_rounds else players),
+        "agents": list(agents),
+        "decisions": game.history,
+        "result": game.result,
+        "final_hash": game.state_hash(),
+    }
 
 
 def write_log(game: Game, path: Path, *, agents=()):
@@ -151,6 +166,7 @@ def write_log(game: Game, path: Path, *, agents=()):
 
 def write_log_data(log: dict, path: Path):
     from . import persist
+
     persist.write_json(path, log, indent=1)
 
 
@@ -158,7 +174,8 @@ def write_logs(logs_dir, outcomes) -> None:
     """Write the logs that simulated games kept (`outcome["log"]`) as `logs_dir/seed-N.json`, each whole or
     not at all. A file that cannot be written does not stop the others: its outcome gets `log_error`,
     the sentence saying which path failed and why."""
-    from ..atomic import WriteError
+    from engine.files.atomic import WriteError
+
     folder = Path(logs_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -192,6 +209,7 @@ def replay(rules, log: dict) -> Game:
 class Replayed(NamedTuple):
     """A log replayed as far as it goes: the game (None when setup itself failed), what stopped the
     replay (None when every answer was applied), and how many answers the last turn had taken."""
+
     game: Game | None
     failure: Exception | None
     answers_in_turn: int
@@ -203,6 +221,7 @@ def replay_until_failure(rules, log: dict) -> Replayed:
     happened up to the failure. A log that does not fit the pack (its schema, pack, seats) still raises."""
     from .errors import ContentError
     from .persist import LogError, check_log, pointer
+
     check_log(log)
     if log["pack"] != rules.pack_id:
         raise LogError(f"the log is of the pack `{log['pack']}`, not `{rules.pack_id}`", "/pack", code="X404")
@@ -223,10 +242,17 @@ def replay_until_failure(rules, log: dict) -> Replayed:
         except ContentError as exc:
             return Replayed(game, exc, answers)
         except GameError as exc:
-            if len(game.history) > number:      # applied, then a rule failed: the game's own failure
+            if len(game.history) > number:  # applied, then a rule failed: the game's own failure
                 return Replayed(game, exc, answers)
-            return Replayed(game, LogError(f"the log does not replay: decision {number + 1} ({player} answers "
-                                           f"{option}): {exc}", pointer(["decisions", number]), code="X405"), answers)
+            return Replayed(
+                game,
+                LogError(
+                    f"the log does not replay: decision {number + 1} ({player} answers {option}): {exc}",
+                    pointer(["decisions", number]),
+                    code="X405",
+                ),
+                answers,
+            )
     return Replayed(game, None, answers)
 
 
@@ -239,7 +265,7 @@ def fresh_seed() -> int:
 def save_path_for(log_path) -> Path:
     """Where a game in progress is saved: beside its log, `NAME.save.json` for the log `NAME.json`."""
     path = Path(log_path)
-    stem = path.name[:-len(".json")] if path.name.endswith(".json") else path.name
+    stem = path.name.removesuffix(".json")
     return path.with_name(f"{stem}.save.json")
 
 
@@ -248,29 +274,40 @@ def log_path_for(save_path) -> Path:
     path = Path(save_path)
     name = path.name
     if name.endswith(".save.json") and len(name) > len(".save.json"):
-        return path.with_name(name[:-len(".save.json")] + ".json")
-    stem = name[:-len(".json")] if name.endswith(".json") else name
-    return path.with_name(f"{stem}.log.json")        # never the save itself
+        return path.with_name(name[: -len(".save.json")] + ".json")
+    stem = name.removesuffix(".json")
+    return path.with_name(f"{stem}.log.json")  # never the save itself
 
 
 def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_answers_per_turn=None) -> dict:
     """What `knap play` saves when a person leaves a game: the game's state (`Game.save`) and who plays
     each seat (`human` or an agent's name), so that `knap play --resume` goes on with the same table."""
     import json
-    return {"format": SESSION_FORMAT, "pack": game.rules.pack_id, "pack_path": str(game.rules.root),
-            "seats": list(seats), "oracle": oracle, "max_answers_per_turn": max_answers_per_turn,
-            "game": json.loads(game.save())}
+
+    return {
+        "format": SESSION_FORMAT,
+        "pack": game.rules.pack_id,
+        "pack_path": str(game.rules.root),
+        "seats": list(seats),
+        "oracle": oracle,
+        "max_answers_per_turn": max_answers_per_turn,
+        "game": json.loads(game.save()),
+    }
 
 
 def write_session(path, data: dict) -> None:
     """Write a saved session whole or not at all; raises `atomic.WriteError` naming the path."""
     from . import persist
+
     persist.write_json(path, data)
 
 
 def is_session(data) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("format"), str) and \
-        data["format"].startswith(SESSION_FORMAT.split("/")[0] + "/")
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("format"), str)
+        and data["format"].startswith(SESSION_FORMAT.split("/")[0] + "/")
+    )
 
 
 def check_session(data) -> None:
@@ -278,25 +315,34 @@ def check_session(data) -> None:
     and names only known agents; its game is checked when the pack is known (`load_session_game`).
     Raises persist.SaveError with a JSON pointer."""
     from . import agents, persist
+
     if not is_session(data):
-        raise persist.SaveError(f"this is not a saved `knap play` session (it has no `\"format\": "
-                                f"\"{SESSION_FORMAT}\"`)", "/format" if isinstance(data, dict) else "", code="X411")
+        raise persist.SaveError(
+            f'this is not a saved `knap play` session (it has no `"format": "{SESSION_FORMAT}"`)',
+            "/format" if isinstance(data, dict) else "",
+            code="X411",
+        )
     persist.check_schema(data, SESSION_SCHEMA, persist.SaveError, "X412")
     for number, name in enumerate(data["seats"]):
         if name != HUMAN and name not in agents.AGENTS:
-            raise persist.SaveError(f"`{name}` is not an agent; agents: {HUMAN}, {', '.join(agents.AGENTS)}",
-                                    persist.pointer(["seats", number]), code="X416")
+            raise persist.SaveError(
+                f"`{name}` is not an agent; agents: {HUMAN}, {', '.join(agents.AGENTS)}",
+                persist.pointer(["seats", number]),
+                code="X416",
+            )
 
 
 def load_session_game(rules, data: dict) -> Game:
     """The game of a checked session, checked against the pack and itself (Game.from_save); errors
     point into the session file (`/game/...`)."""
     from . import persist
+
     try:
         game = Game.from_save(rules, data["game"])
     except persist.SaveError as exc:
         raise persist.SaveError(exc.message, "/game" + exc.pointer, exc.line, exc.col, code=exc.code) from None
     if len(data["seats"]) != len(game.players):
-        raise persist.SaveError(f"{len(data['seats'])} seats for a game of {len(game.players)} players",
-                                "/seats", code="X415")
+        raise persist.SaveError(
+            f"{len(data['seats'])} seats for a game of {len(game.players)} players", "/seats", code="X415"
+        )
     return game

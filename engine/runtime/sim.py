@@ -2,6 +2,7 @@
 
 Game `i` uses seed `seed + i` whatever the number of workers, so a summary is reproducible.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,9 +15,9 @@ from .budget import MAX_ANSWERS_PER_TURN
 from .game import Game, Stalled
 from .session import game_log, imagined_in, play_out, write_logs
 
-STALLED = "turn_limit"   # the reason a game capped at --max-rounds ends with
+STALLED = "turn_limit"  # the reason a game capped at --max-rounds ends with
 
-_RULES = None   # the pack, shared with forked workers
+_RULES = None  # the pack, shared with forked workers
 
 
 def _one(args):
@@ -26,28 +27,55 @@ def _one(args):
     try:
         game = Game.new(_RULES, players, seed, max_rounds=max_rounds, max_answers_per_turn=max_answers)
         play_out(game, seats)
-    except Stalled as exc:          # a turn that never ends: reported with the seed, like a capped game
-        outcome = {"index": index, "seed": seed, "stalled": str(exc), "code": exc.code, "turns": exc.turn,
-                   "decisions": len(game.history)}
+    except Stalled as exc:  # a turn that never ends: reported with the seed, like a capped game
+        outcome = {
+            "index": index,
+            "seed": seed,
+            "stalled": str(exc),
+            "code": exc.code,
+            "turns": exc.turn,
+            "decisions": len(game.history),
+        }
         if keep_logs:
             outcome["log"] = game_log(game, agents=names)
         return outcome
     except Exception as exc:  # noqa: BLE001 -- one broken game is counted and reported, not fatal
-        outcome = {"index": index, "seed": seed, "error": imagined_in(exc) + _RULES.describe(exc),
-                   "code": getattr(exc, "code", None)}
+        outcome = {
+            "index": index,
+            "seed": seed,
+            "error": imagined_in(exc) + _RULES.describe(exc),
+            "code": getattr(exc, "code", None),
+        }
         if keep_logs and game is not None:
             outcome["log"] = game_log(game, agents=names)
         return outcome
     result = game.result
-    outcome = {"index": index, "seed": seed, "winners": result["winners"], "scores": result["scores"],
-               "reason": result["reason"], "turns": result["turns"], "decisions": len(game.history)}
+    outcome = {
+        "index": index,
+        "seed": seed,
+        "winners": result["winners"],
+        "scores": result["scores"],
+        "reason": result["reason"],
+        "turns": result["turns"],
+        "decisions": len(game.history),
+    }
     if keep_logs and result["reason"] == STALLED:
         outcome["log"] = game_log(game, agents=names)
     return outcome
 
 
-def run(rules, games: int, players: int, names: list[str], seed: int = 0, jobs: int | None = None,
-        max_rounds: int = 500, progress=None, logs_dir=None, max_answers_per_turn: int = MAX_ANSWERS_PER_TURN) -> dict:
+def run(
+    rules,
+    games: int,
+    players: int,
+    names: list[str],
+    seed: int = 0,
+    jobs: int | None = None,
+    max_rounds: int = 500,
+    progress=None,
+    logs_dir=None,
+    max_answers_per_turn: int = MAX_ANSWERS_PER_TURN,
+) -> dict:
     """Play `games` games; with `logs_dir`, the logs of stalled games and of games that ended in an
     error are written there (`seed-N.json`), so that `knap replay` shows exactly what happened. A game
     stalls when it reaches `max_rounds` (it is scored as it stands) or when one turn goes on for more than
@@ -56,17 +84,18 @@ def run(rules, games: int, players: int, names: list[str], seed: int = 0, jobs: 
     return summarise(rules, results, players, names, seed)
 
 
-def _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir,
-          max_answers_per_turn=MAX_ANSWERS_PER_TURN) -> list[dict]:
+def _play(
+    rules, games, players, names, seed, jobs, max_rounds, progress, logs_dir, max_answers_per_turn=MAX_ANSWERS_PER_TURN
+) -> list[dict]:
     """The outcome of each game, in seed order. One pack at a time: forked workers read `_RULES`."""
     global _RULES
     _RULES = rules
-    work = [(i, seed + i, players, names, max_rounds, max_answers_per_turn, logs_dir is not None)
-            for i in range(games)]
+    work = [(i, seed + i, players, names, max_rounds, max_answers_per_turn, logs_dir is not None) for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
     results = []
     if jobs > 1 and games > 1:
         import multiprocessing
+
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for outcome in pool.imap_unordered(_one, work, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
                 results.append(outcome)
@@ -79,7 +108,7 @@ def _play(rules, games, players, names, seed, jobs, max_rounds, progress, logs_d
                 progress()
     results.sort(key=lambda r: r["index"])
     if logs_dir is not None:
-        write_logs(logs_dir, results)     # a log that cannot be written is noted (`log_error`), not fatal
+        write_logs(logs_dir, results)  # a log that cannot be written is noted (`log_error`), not fatal
     return results
 
 
@@ -107,7 +136,7 @@ def _spread(values):
     ordered = sorted(values)
     try:
         mean, sd = round(statistics.fmean(values), 2), round(statistics.pstdev(values), 2)
-    except OverflowError:       # numbers beyond a float: the exact ones are still shown
+    except OverflowError:  # numbers beyond a float: the exact ones are still shown
         mean = sd = None
     return {"mean": mean, "sd": sd, "min": ordered[0], "median": _median(ordered), "max": ordered[-1]}
 
@@ -146,25 +175,43 @@ def summarise(rules, results, players, names, seed) -> dict:
         wins = sum(1 / len(r["winners"]) for r in done if seat in r["winners"])
         low, high = wilson(wins, len(done))
         scores = [r["scores"].get(seat, 0) for r in done if r["scores"]]
-        seat_rows.append({"seat": seat, "agent": agent, "wins": round(wins, 2),
-                          "win_rate": round(wins / len(done), 4) if done else 0.0,
-                          "ci95": [round(low, 4), round(high, 4)], "score": _spread(scores)})
+        seat_rows.append(
+            {
+                "seat": seat,
+                "agent": agent,
+                "wins": round(wins, 2),
+                "win_rate": round(wins / len(done), 4) if done else 0.0,
+                "ci95": [round(low, 4), round(high, 4)],
+                "score": _spread(scores),
+            }
+        )
         agent_wins[agent] += wins
         agent_games[agent] += len(done)
     per_agent = {}
     for agent in agent_games:
         low, high = wilson(agent_wins[agent], agent_games[agent])
-        per_agent[agent] = {"seat_games": agent_games[agent], "wins": round(agent_wins[agent], 2),
-                            "win_rate": round(agent_wins[agent] / agent_games[agent], 4) if agent_games[agent]
-                            else 0.0, "ci95": [round(low, 4), round(high, 4)]}
+        per_agent[agent] = {
+            "seat_games": agent_games[agent],
+            "wins": round(agent_wins[agent], 2),
+            "win_rate": round(agent_wins[agent] / agent_games[agent], 4) if agent_games[agent] else 0.0,
+            "ci95": [round(low, 4), round(high, 4)],
+        }
     all_scores = Counter(v for r in done for v in (r["scores"] or {}).values())
     return {
-        "pack": rules.pack_id, "players": players, "agents": [names[i % len(names)] for i in range(players)],
-        "seed": seed, "games": len(results), "played": len(done), "errors": len(errors),
-        "score_counter": rules.score_counter, "seats": seat_rows, "per_agent": per_agent,
+        "pack": rules.pack_id,
+        "players": players,
+        "agents": [names[i % len(names)] for i in range(players)],
+        "seed": seed,
+        "games": len(results),
+        "played": len(done),
+        "errors": len(errors),
+        "score_counter": rules.score_counter,
+        "seats": seat_rows,
+        "per_agent": per_agent,
         "score_distribution": {str(k): all_scores[k] for k in sorted(all_scores)},
-        "turns": _spread([r["turns"] for r in done]), "decisions": _spread([r["decisions"] for r in done]),
-        "length_unit": "rounds" if rules.in_rounds else "turns",      # what `turns` counts
+        "turns": _spread([r["turns"] for r in done]),
+        "decisions": _spread([r["decisions"] for r in done]),
+        "length_unit": "rounds" if rules.in_rounds else "turns",  # what `turns` counts
         "endings": dict(Counter(r["reason"] for r in done)),
         "stalled": _stalls(results, done),
         "stall_samples": [{"seed": r["seed"], "code": r.get("code"), "why": r["stalled"]} for r in stuck[:10]],
@@ -175,8 +222,10 @@ def summarise(rules, results, players, names, seed) -> dict:
 
 # --- two variants side by side ---------------------------------------------------------------------------
 
-def newcombe(successes_a: float, n_a: int, successes_b: float, n_b: int,
-             z: float = 1.96) -> tuple[float, float, float] | None:
+
+def newcombe(
+    successes_a: float, n_a: int, successes_b: float, n_b: int, z: float = 1.96
+) -> tuple[float, float, float] | None:
     """The difference of two rates, B − A, with its 95 % interval: Newcombe's hybrid score interval.
 
     With p_a = successes_a / n_a, p_b = successes_b / n_b and their Wilson intervals [l_a, u_a] and
@@ -202,8 +251,7 @@ def newcombe(successes_a: float, n_a: int, successes_b: float, n_b: int,
     return d, max(-1.0, lower), min(1.0, upper)
 
 
-def mean_difference(values_a: list[float], values_b: list[float],
-                    z: float = 1.96) -> tuple[float, float, float] | None:
+def mean_difference(values_a: list[float], values_b: list[float], z: float = 1.96) -> tuple[float, float, float] | None:
     """The difference of two means, B − A, with its 95 % interval from the normal approximation and
     Welch's standard error (the two samples may have different spreads and sizes):
 
@@ -229,23 +277,33 @@ def _estimate(estimate) -> dict:
 
 def _rate(successes: float, n: int) -> dict:
     low, high = wilson(successes, n)
-    return {"successes": round(successes, 2), "n": n, "rate": round(successes / n, 4) if n else None,
-            "ci95": [round(low, 4), round(high, 4)]}
+    return {
+        "successes": round(successes, 2),
+        "n": n,
+        "rate": round(successes / n, 4) if n else None,
+        "ci95": [round(low, 4), round(high, 4)],
+    }
 
 
 def _rates(successes_a, n_a, successes_b, n_b) -> dict:
-    return {"a": _rate(successes_a, n_a), "b": _rate(successes_b, n_b),
-            **_estimate(newcombe(successes_a, n_a, successes_b, n_b))}
+    return {
+        "a": _rate(successes_a, n_a),
+        "b": _rate(successes_b, n_b),
+        **_estimate(newcombe(successes_a, n_a, successes_b, n_b)),
+    }
 
 
 def _sample(values) -> dict:
-    return {"n": len(values), "mean": round(statistics.fmean(values), 4) if values else None,
-            "sd": round(statistics.stdev(values), 4) if len(values) > 1 else None}
+    return {
+        "n": len(values),
+        "mean": round(statistics.fmean(values), 4) if values else None,
+        "sd": round(statistics.stdev(values), 4) if len(values) > 1 else None,
+    }
 
 
 def _means(values_a, values_b) -> dict:
     row = {"a": _sample(values_a), "b": _sample(values_b), **_estimate(mean_difference(values_a, values_b))}
-    if row["difference"] is None and values_a and values_b:   # a difference, but no spread to bound it
+    if row["difference"] is None and values_a and values_b:  # a difference, but no spread to bound it
         row["difference"] = round(statistics.fmean(values_b) - statistics.fmean(values_a), 4)
     return row
 
@@ -271,13 +329,19 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
         seats.append({"seat": seat, "agent": names[i % len(names)], **_rates(wins_a, len(done_a), wins_b, len(done_b))})
     counter_a, counter_b = rules_a.score_counter, rules_b.score_counter
     if counter_a and counter_b:
+
         def per_game(done):
             means = [_mean(r["scores"].values()) for r in done if r["scores"]]
             return [m for m in means if m is not None]
+
         final = {"measure": "mean_score", **_means(per_game(done_a), per_game(done_b))}
     else:
-        final = {"measure": "any_winner", **_rates(sum(1 for r in done_a if r["winners"]), len(done_a),
-                                                   sum(1 for r in done_b if r["winners"]), len(done_b))}
+        final = {
+            "measure": "any_winner",
+            **_rates(
+                sum(1 for r in done_a if r["winners"]), len(done_a), sum(1 for r in done_b if r["winners"]), len(done_b)
+            ),
+        }
     final["counter"] = {"a": counter_a, "b": counter_b}
     endings_a = Counter(r["reason"] for r in done_a)
     endings_b = Counter(r["reason"] for r in done_b)
@@ -285,9 +349,13 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
     first = min((r["seed"] for r in [*results_a, *results_b]), default=None)
     last = max((r["seed"] for r in [*results_a, *results_b]), default=None)
     return {
-        "packs": {"a": {"id": rules_a.pack_id, "path": str(rules_a.root)},
-                  "b": {"id": rules_b.pack_id, "path": str(rules_b.root)}},
-        "players": players, "agents": [names[i % len(names)] for i in range(players)], "seeds": [first, last],
+        "packs": {
+            "a": {"id": rules_a.pack_id, "path": str(rules_a.root)},
+            "b": {"id": rules_b.pack_id, "path": str(rules_b.root)},
+        },
+        "players": players,
+        "agents": [names[i % len(names)] for i in range(players)],
+        "seeds": [first, last],
         "seats": seats,
         "turns": _means([r["turns"] for r in done_a], [r["turns"] for r in done_b]),
         "final": final,
@@ -297,9 +365,19 @@ def differences(rules_a, results_a, rules_b, results_b, players: int, names: lis
     }
 
 
-def compare(rules_a, rules_b, games: int, players: int, names: list[str], seed: int = 0, jobs: int | None = None,
-            max_rounds: int = 500, progress=None, logs_dir=None,
-            max_answers_per_turn: int = MAX_ANSWERS_PER_TURN) -> dict:
+def compare(
+    rules_a,
+    rules_b,
+    games: int,
+    players: int,
+    names: list[str],
+    seed: int = 0,
+    jobs: int | None = None,
+    max_rounds: int = 500,
+    progress=None,
+    logs_dir=None,
+    max_answers_per_turn: int = MAX_ANSWERS_PER_TURN,
+) -> dict:
     """Play both packs with the same seeds (`seed` … `seed + games − 1`), agents and player count, one pack
     after the other (forked workers read the pack from a module global), and compare them:
     `{"a": summary A, "b": summary B, "differences": ...}` (see `summarise` and `differences`).
@@ -309,8 +387,9 @@ def compare(rules_a, rules_b, games: int, players: int, names: list[str], seed: 
     for side, rules in (("a", rules_a), ("b", rules_b)):
         tick = (lambda side=side: progress(side)) if progress else None
         folder = None if logs_dir is None else os.path.join(logs_dir, side)
-        outcomes[side] = _play(rules, games, players, names, seed, jobs, max_rounds, tick, folder,
-                               max_answers_per_turn)
-    return {"a": summarise(rules_a, outcomes["a"], players, names, seed),
-            "b": summarise(rules_b, outcomes["b"], players, names, seed),
-            "differences": differences(rules_a, outcomes["a"], rules_b, outcomes["b"], players, names)}
+        outcomes[side] = _play(rules, games, players, names, seed, jobs, max_rounds, tick, folder, max_answers_per_turn)
+    return {
+        "a": summarise(rules_a, outcomes["a"], players, names, seed),
+        "b": summarise(rules_b, outcomes["b"], players, names, seed),
+        "differences": differences(rules_a, outcomes["a"], rules_b, outcomes["b"], players, names),
+    }

@@ -5,13 +5,14 @@ them to it, and holds the state of real games to them). `first_state` is a new g
 setup effects run. Only `Game` and `Table` (and what they delegate to) write it; the rest reads it
 through the names `Game` gives (`g.pending`, `g.turn`, ...).
 """
+
 # no `from __future__ import annotations` here: TypedDict of Python 3.11 sees NotRequired only when the
 # annotations are evaluated
 import marshal
 from typing import Any, Literal, NotRequired, TypedDict
 
 FORMAT = "knap-state/1"
-APPEND_ONLY = ("log", "history")     # state lists whose entries, once appended, never change
+APPEND_ONLY = ("log", "history")  # state lists whose entries, once appended, never change
 
 Stage = Literal["setup", "main", "turn_end", "round_end", "next", "game_end", "result", "over"]
 
@@ -19,14 +20,15 @@ Stage = Literal["setup", "main", "turn_end", "round_end", "next", "game_end", "r
 class Turn(TypedDict):
     player: str
     number: int
-    acted: bool           # an action was carried out this turn
+    acted: bool  # an action was carried out this turn
     used: dict[str, int]  # action id: times taken this turn
-    ending: bool          # the turn ends once the stack is empty
+    ending: bool  # the turn ends once the stack is empty
 
 
 class Frame(TypedDict):
     """One effect under way: its code key, the step it is at, its locals, who runs it and for what card,
     and what a verb that waits keeps between its question and the answer."""
+
     code: str
     pc: int
     env: dict[str, Any]
@@ -37,24 +39,25 @@ class Frame(TypedDict):
 
 class Pending(TypedDict):
     """The decision the game waits for. `by`: who must answer (`chance` for dice and oracles)."""
+
     kind: Literal["action", "choose", "ask", "invite", "bid", "secret", "roll", "oracle", "pay"]
     by: list[str]
     options: list[Any]
     prompt: NotRequired[Any]
     blind: NotRequired[bool]
-    cards: NotRequired[bool]                 # the options are card numbers
-    order: NotRequired[list[str]]            # answered by several at once: their order in the answer
-    answers: NotRequired[dict[str, int]]     # ... and the answers given so far
-    limit: NotRequired[dict[str, int]]       # a bid: each player's options below this
-    allowed: NotRequired[dict[str, list[int]]]   # each player's own options
-    probs: NotRequired[list[float]]          # chance: each option's probability
-    stream: NotRequired[str]                 # chance: the random stream that answers
+    cards: NotRequired[bool]  # the options are card numbers
+    order: NotRequired[list[str]]  # answered by several at once: their order in the answer
+    answers: NotRequired[dict[str, int]]  # ... and the answers given so far
+    limit: NotRequired[dict[str, int]]  # a bid: each player's options below this
+    allowed: NotRequired[dict[str, list[int]]]  # each player's own options
+    probs: NotRequired[list[float]]  # chance: each option's probability
+    stream: NotRequired[str]  # chance: the random stream that answers
 
 
 class Ending(TypedDict):
     rule: str
     by: str | None
-    queue: list[str]                         # the players who still have a turn
+    queue: list[str]  # the players who still have a turn
     then: NotRequired[str]
 
 
@@ -67,35 +70,37 @@ class Result(TypedDict):
 
 class Snapshot(TypedDict):
     """The state from before an action (an attempt's `snap`): all but the log, the history and the dead ends."""
+
     format: str
     pack: str
     pack_version: str
     seed: int
     players: list[str]
     params: dict[str, Any]
-    rng: dict[str, int]                      # random stream: its state
-    zones: dict[str, list[int | None]]       # zone key: its cards, bottom to top (None: an empty slot)
-    loc: list[str]                           # card number: its zone key
-    orient: list[int]                        # card number: 0 upright, 1 turned, 2 reversed
-    shown: dict[str, Any]                    # card number (text): "all" or the players shown it
-    counters: dict[str, dict[str, int]]      # owner (a seat or "table"): counter id: value
-    flags: dict[str, dict[str, Any]]         # owner: flag: value
-    used: dict[str, dict[str, int]]          # seat: action id: times taken this game
+    rng: dict[str, int]  # random stream: its state
+    zones: dict[str, list[int | None]]  # zone key: its cards, bottom to top (None: an empty slot)
+    loc: list[str]  # card number: its zone key
+    orient: list[int]  # card number: 0 upright, 1 turned, 2 reversed
+    shown: dict[str, Any]  # card number (text): "all" or the players shown it
+    counters: dict[str, dict[str, int]]  # owner (a seat or "table"): counter id: value
+    flags: dict[str, dict[str, Any]]  # owner: flag: value
+    used: dict[str, dict[str, int]]  # seat: action id: times taken this game
     turn: Turn
     stage: Stage
-    stack: list[Frame]                       # effects under way, innermost last
+    stack: list[Frame]  # effects under way, innermost last
     pending: Pending | None
     ending: Ending | None
     result: Result | None
     max_turns: int
-    steps: int                               # steps run since the last answer
+    steps: int  # steps run since the last answer
     attempt: "Attempt | None"
-    declared: NotRequired[list[str]]         # winners an effect declared (`win`)
+    declared: NotRequired[list[str]]  # winners an effect declared (`win`)
 
 
 class Attempt(TypedDict):
     """The action under way (undo.py): the state from before it, where its log began, the answers given
     in it (`path`) and how many options each had (`counts`, -1: answered by several, never pruned)."""
+
     snap: Snapshot
     log: int
     path: list[int | str]
@@ -105,10 +110,11 @@ class Attempt(TypedDict):
 
 class State(Snapshot):
     """The whole state of a game (what `Game.save` writes)."""
-    dead: list[list[int | str]]              # ways through the current action found impossible
+
+    dead: list[list[int | str]]  # ways through the current action found impossible
     log: list[list[Any]]
-    history: list[list[Any]]                 # every answer: [who, option]
-    undone: NotRequired[dict[str, str]]      # action id: why it was undone (absent in old saves)
+    history: list[list[Any]]  # every answer: [who, option]
+    undone: NotRequired[dict[str, str]]  # action id: why it was undone (absent in old saves)
 
 
 def plain_copy(data):
@@ -129,7 +135,7 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
     zones["_removed"] = []
     loc = []
     for number, (zone, slot, seat) in enumerate(rules.start):
-        if seat is not None:          # one set per player; the sets of absent seats stay in the box
+        if seat is not None:  # one set per player; the sets of absent seats stay in the box
             zone = f"{zone}:P{seat}" if seat <= len(names) else "_removed"
         if zone not in zones:
             zone = "_removed"
@@ -140,16 +146,34 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         loc.append(zone)
     counters: dict[str, dict[str, int]] = {p: {} for p in names + ["table"]}
     for counter_id, counter in rules.counters.items():
-        for owner in (names if counter.get("owner") == "player" else ["table"]):
+        for owner in names if counter.get("owner") == "player" else ["table"]:
             counters[owner][counter_id] = int(counter.get("start", 0))
     return {
-        "format": FORMAT, "pack": rules.pack_id, "pack_version": rules.fingerprint, "seed": int(seed),
+        "format": FORMAT,
+        "pack": rules.pack_id,
+        "pack_version": rules.fingerprint,
+        "seed": int(seed),
         "players": names,
-        "params": rules.parameters(len(names)), "rng": {}, "zones": zones, "loc": loc,
-        "orient": [0] * len(rules.instances), "shown": {}, "counters": counters,
-        "flags": {p: {} for p in names + ["table"]}, "used": {p: {} for p in names},
+        "params": rules.parameters(len(names)),
+        "rng": {},
+        "zones": zones,
+        "loc": loc,
+        "orient": [0] * len(rules.instances),
+        "shown": {},
+        "counters": counters,
+        "flags": {p: {} for p in names + ["table"]},
+        "used": {p: {} for p in names},
         "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "ending": False},
-        "stage": "setup", "stack": [], "pending": None, "ending": None, "attempt": None, "dead": [], "undone": {},
-        "result": None, "max_turns": max_rounds * (1 if rules.in_rounds else len(names)), "log": [], "history": [],
+        "stage": "setup",
+        "stack": [],
+        "pending": None,
+        "ending": None,
+        "attempt": None,
+        "dead": [],
+        "undone": {},
+        "result": None,
+        "max_turns": max_rounds * (1 if rules.in_rounds else len(names)),
+        "log": [],
+        "history": [],
         "steps": 0,
     }

@@ -3,15 +3,35 @@
 `Game` (game.py) inherits these; they read and write `self.state` and know nothing of turns,
 decisions or effects, which is what the DSL's functions and verbs build on.
 """
+
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from .errors import ContentError, not_a_card
-from .layout import (OWNER, PUBLIC, TOP, card_names, cards_by_number, id_names, is_slotted, keys_of, name_of,
-                     sight_of, zone_def_of, zone_layout)
+from .layout import (
+    OWNER,
+    PUBLIC,
+    TOP,
+    ZoneLayout,
+    card_names,
+    cards_by_number,
+    id_names,
+    is_slotted,
+    keys_of,
+    name_of,
+    sight_of,
+    zone_def_of,
+    zone_layout,
+)
 from .log_words import lines_for
 from .places import capacity_of, check_capacity
+
+if TYPE_CHECKING:  # for the annotations only: importing the rules here would load the compiler early
+    from .rng import Streams
+    from .rules import Ruleset
+    from .state import State
 
 
 class Table:
@@ -19,6 +39,25 @@ class Table:
 
     Facts about zones and cards come from tables computed once per pack and seating (layout.py); a key
     those tables do not know (a state built by hand) is answered from the pack's documents as before."""
+
+    # what the game mixing this in provides (Game.__init__)
+    rules: Ruleset
+    state: State
+    params: dict[str, Any]
+    rng: Streams
+    held_memo: dict[Any, Any]  # facts that depend only on where cards lie; emptied by every move
+    # this game's zone and card tables (bind_tables)
+    layout: ZoneLayout
+    _zone_defs: dict[str, dict]
+    _slotted: frozenset[str]
+    _capacity: dict[str, int]
+    _sight: dict[str, tuple]
+    _zone_names: dict[str, str]
+    _zone_owner: dict[str, str | None]
+    _own_keys: dict[str, dict[str, str]]
+    _card_defs: list[dict]
+    _card_names: list[str]
+    _id_names: dict[str, str]
 
     def bind_tables(self):
         """Look up this game's zone and card tables (Game.__init__ calls it: a new, cloned or loaded game)."""
@@ -129,7 +168,7 @@ class Table:
         values = self.state["counters"].get(owner, {})
         if counter_id in values:
             return values[counter_id]
-        return self.state["counters"]["table"].get(counter_id, 0)    # a shared counter, read by anyone
+        return self.state["counters"]["table"].get(counter_id, 0)  # a shared counter, read by anyone
 
     def counter_lines(self, counter_id):
         counter = self.rules.counters.get(counter_id, {})
@@ -160,7 +199,7 @@ class Table:
         if self.held_memo:
             self.held_memo = {}
         source = state["loc"][card]
-        if capacity_of(self, target) is not None:      # a place that holds only so many
+        if capacity_of(self, target) is not None:  # a place that holds only so many
             check_capacity(self, target, source)
         cards = state["zones"][source]
         if self.slotted(source):
@@ -175,7 +214,7 @@ class Table:
                 dest[dest.index(None)] = card
             else:
                 dest.append(card)
-        elif slot is not None:                 # a place in a pile: 1 is the bottom
+        elif slot is not None:  # a place in a pile: 1 is the bottom
             dest.insert(max(0, min(len(dest), slot - 1)), card)
         elif top:
             dest.append(card)
@@ -224,18 +263,25 @@ class Table:
         """Where a discarded card goes: its home deck's discard pile, else the discard pile of its zone."""
         home = self.card_def(card).get("deck")
         for zone_id in (home, self.state["loc"][card].split(":")[0]):
-            pile = self.rules.zones.get(zone_id, {}).get("discard")
+            # a card without a deck looks up None: no zone has that id, so {}
+            pile = self.rules.zones.get(zone_id, {}).get("discard")  # type: ignore[arg-type]
             if pile:
                 return self.zone_key(pile, self.owner_of(card))
-        raise ContentError(f"{self.card_label(card, None)} has no discard pile: give its deck a `discard` zone",
-                           code="X114")
+        raise ContentError(
+            f"{self.card_label(card, None)} has no discard pile: give its deck a `discard` zone", code="X114"
+        )
 
     def public_label(self, values, cards: bool) -> str:
         if not cards:
             return self.label(values)
-        return ", ".join(self.label(x) if not isinstance(x, int) or isinstance(x, bool) else
-                         self.card_label(x, None) if all(self.can_see(x, p) for p in self.state["players"])
-                         else "a card" for x in values)
+        return ", ".join(
+            self.label(x)
+            if not isinstance(x, int) or isinstance(x, bool)
+            else self.card_label(x, None)
+            if all(self.can_see(x, p) for p in self.state["players"])
+            else "a card"
+            for x in values
+        )
 
     def card_label(self, card, player) -> str:
         if card is None:
@@ -243,8 +289,11 @@ class Table:
         if not isinstance(card, int):
             return self.label(card, player)
         if player is None or self.can_see(card, player):
-            return self._card_names[card] if type(card) is int else \
-                self.card_def(card).get("name") or self.rules.instances[card]
+            return (
+                self._card_names[card]
+                if type(card) is int
+                else self.card_def(card).get("name") or self.rules.instances[card]
+            )
         return "a face-down card"
 
     def zone_name(self, key: str) -> str:
@@ -252,7 +301,7 @@ class Table:
         return name if name is not None else name_of(self.rules, key)
 
     def label(self, value, player=None) -> str:
-        if type(value) is str:        # the commonest: a zone's name, an action's or a card's, else the text
+        if type(value) is str:  # the commonest: a zone's name, an action's or a card's, else the text
             name = self._zone_names.get(value)
             if name is None:
                 name = self.zone_name(value) if value in self.state["zones"] else self._id_names.get(value)

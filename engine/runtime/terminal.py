@@ -5,6 +5,7 @@ The board fits the terminal (80×24 at the least): every line of it is one line 
 too long, and the log gets the lines left over; `inspect` and `log` show in full what the board cuts.
 Every text of the pack (names, prompts, labels, log lines) is printed as `Text` of `safe_text.plain`: rich
 never reads it as markup or emoji, and no control character of it reaches the terminal."""
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import suggestions
-from ..safe_text import console as safe_console, plain
+from engine import suggestions
+from engine.safe_text import console as safe_console
+from engine.safe_text import plain
 
 HELP = [
     ("NUMBER", "answer (a number question takes the number itself)"),
@@ -25,8 +27,8 @@ HELP = [
     ("b", "show the board again"),
     ("q", "quit (so do Ctrl-C and the end of input)"),
 ]
-GAP = "   "                  # between two zones sharing a line of the board
-QUESTION_ROOM = 6            # lines a question keeps under a board too tall for the terminal
+GAP = "   "  # between two zones sharing a line of the board
+QUESTION_ROOM = 6  # lines a question keeps under a board too tall for the terminal
 _NUMBER = re.compile(r"-?\d+")
 
 
@@ -100,8 +102,11 @@ def zone_text(view, key, zone) -> str:
 def _title(view, spectator: bool, width: int) -> Text:
     you, turn = view["you"], view["turn"]
     seat = f"watching {you}" if spectator else f"you are {you}"
-    text = f"Round {turn['number']} — {seat}" if turn.get("rounds") else \
-        f"Turn {turn['number']} — {turn['player']} to play — {seat}"
+    text = (
+        f"Round {turn['number']} — {seat}"
+        if turn.get("rounds")
+        else f"Turn {turn['number']} — {turn['player']} to play — {seat}"
+    )
     goals = view.get("about", {}).get("goal") or []
     if goals:
         text += " — goal: " + " or ".join(goals)
@@ -118,19 +123,19 @@ def _shared_parts(view, width: int) -> tuple[list[Text], list[Text]]:
     a line of its own)."""
     items: list[tuple[Text, bool]] = []
     for key, zone in _zones_in_order(view):
-        if ":" in key:                      # a player's own zone (or play area): on the player's line
+        if ":" in key:  # a player's own zone (or play area): on the player's line
             continue
         if not (zone["count"] or zone.get("cards")):
             continue
         is_row = _zone_type(view, key) == "row" or None in (zone.get("cards") or [])
         shown = zone_text(view, key, zone) if "cards" in zone or "top" in zone else str(zone["count"])
         items.append((Text.assemble(_shown(zone["name"] + ": ", "bold"), _shown(shown)), is_row))
-    for name, value in view["counters"].get("table", {}).items():     # shared counters: a bag of tokens, ...
+    for name, value in view["counters"].get("table", {}).items():  # shared counters: a bag of tokens, ...
         label = view.get("counter_names", {}).get(name, name)
         items.append((Text.assemble(_shown(label + ": ", "bold"), _shown(counter_value(view, name, value))), False))
     lines: list[Text] = []
     rows: list[Text] = []
-    for text, whole_line in items:          # first fit: each zone on the first line with room for it
+    for text, whole_line in items:  # first fit: each zone on the first line with room for it
         text = _one_line(text, width)
         if whole_line:
             rows.append(text)
@@ -194,7 +199,7 @@ def _marked(view, player, spectator: bool) -> Text:
 
 
 _EMPTY = ("", "—")
-MIN_ZONE_WIDTH = 12        # a zone column narrower than this says too little: the players get lines instead
+MIN_ZONE_WIDTH = 12  # a zone column narrower than this says too little: the players get lines instead
 
 
 def _players_table(view, spectator: bool, width: int) -> Table | None:
@@ -204,31 +209,41 @@ def _players_table(view, spectator: bool, width: int) -> Table | None:
     counters = _player_counters(view)
     per_player = _player_zones(view)
     zone_labels = list(dict.fromkeys(label for zones in per_player.values() for label in zones))
-    zone_labels = [label for label in zone_labels
-                   if any(per_player.get(p, {}).get(label, "") not in _EMPTY for p in view["players"])]
+    zone_labels = [
+        label
+        for label in zone_labels
+        if any(per_player.get(p, {}).get(label, "") not in _EMPTY for p in view["players"])
+    ]
     rows = []
     for player in view["players"]:
         values = view["counters"].get(player, {})
         zones = per_player.get(player, {})
-        rows.append([_marked(view, player, spectator)]
-                    + [_shown(counter_value(view, n, values.get(n, ""))) for n in counters]
-                    + [_shown(zones.get(label, "")) for label in zone_labels])
-    headers = [Text("player")] + [_shown(_counter_label(view, n)) for n in counters] + \
-        [_shown(label) for label in zone_labels]
-    columns = list(zip(headers, *rows))
+        rows.append(
+            [_marked(view, player, spectator)]
+            + [_shown(counter_value(view, n, values.get(n, ""))) for n in counters]
+            + [_shown(zones.get(label, "")) for label in zone_labels]
+        )
+    headers = (
+        [Text("player")]
+        + [_shown(_counter_label(view, n)) for n in counters]
+        + [_shown(label) for label in zone_labels]
+    )
+    columns = list(zip(headers, *rows, strict=True))  # a cell of each row under each header
     needs = [max(cell.cell_len for cell in column) for column in columns]
     fixed = 1 + len(counters)
     room = width - sum(needs[:fixed]) - 2 * (len(needs) - 1)
     if room < sum(min(need, MIN_ZONE_WIDTH) for need in needs[fixed:]):
         return None
-    if sum(needs[fixed:]) > room:       # a long title may be cut rather than the cards under it
-        needs[fixed:] = [max([c.cell_len for c in cells] + [min(header.cell_len, 10)])
-                         for header, *cells in columns[fixed:]]
+    if sum(needs[fixed:]) > room:  # a long title may be cut rather than the cards under it
+        needs[fixed:] = [
+            max([c.cell_len for c in cells] + [min(header.cell_len, 10)]) for header, *cells in columns[fixed:]
+        ]
     widths = needs[:fixed] + _fair_widths(needs[fixed:], room)
     players = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), header_style="bold")
     for i, header in enumerate(headers):
-        players.add_column(header, no_wrap=True, overflow="ellipsis", width=widths[i],
-                           justify="right" if 0 < i < fixed else "left")
+        players.add_column(
+            header, no_wrap=True, overflow="ellipsis", width=widths[i], justify="right" if 0 < i < fixed else "left"
+        )
     for row in rows:
         players.add_row(*row)
     return players
@@ -269,10 +284,16 @@ def _players_lines(view, spectator: bool, width: int, most_you: int = 4, most_ot
         values = view["counters"].get(player, {})
         head = _marked(view, player, spectator)
         head.pad_right(name_width - head.cell_len)
-        items = [Text.assemble(_shown(_counter_label(view, c) + " ", "dim"), _shown(counter_value(view, c, values[c])))
-                 for c in counters if c in values]
-        items += [Text.assemble(_shown(label + ": ", "dim"), _shown(text))
-                  for label, text in per_player.get(player, {}).items() if text not in _EMPTY]
+        items = [
+            Text.assemble(_shown(_counter_label(view, c) + " ", "dim"), _shown(counter_value(view, c, values[c])))
+            for c in counters
+            if c in values
+        ]
+        items += [
+            Text.assemble(_shown(label + ": ", "dim"), _shown(text))
+            for label, text in per_player.get(player, {}).items()
+            if text not in _EMPTY
+        ]
         first = head.copy()
         if items:
             first.append(" ")
@@ -304,9 +325,10 @@ class Board:
             # the rows of cards (a display to buy from) are kept longest; the lines of counts go first
             cut = min(len(self.shared), self.height - max_height + 1)
             packed_cut = min(cut, len(packed))
-            kept = packed[:len(packed) - packed_cut] + rows[:len(rows) - (cut - packed_cut)]
+            kept = packed[: len(packed) - packed_cut] + rows[: len(rows) - (cut - packed_cut)]
             self.shared = kept + [
-                Text(f"  … {cut} more line{'s' if cut > 1 else ''} of shared zones: `i NAME` shows one", "dim")]
+                Text(f"  … {cut} more line{'s' if cut > 1 else ''} of shared zones: `i NAME` shows one", "dim")
+            ]
             self.height = 1 + len(self.shared) + player_lines
 
     def print(self, console: Console):
@@ -317,8 +339,16 @@ class Board:
             console.print(part)
 
 
-def render(view, console: Console, log_lines: int = 12, since: int | None = None, *, reserve: int = 0,
-           spectator: bool = False, board: Board | None = None):
+def render(
+    view,
+    console: Console,
+    log_lines: int = 12,
+    since: int | None = None,
+    *,
+    reserve: int = 0,
+    spectator: bool = False,
+    board: Board | None = None,
+):
     """The board from one player's seat, in at most the console's height less `reserve` lines (the
     question under it), then as much of the log (from line `since`, or its last `log_lines`) as fits;
     what does not fit is counted in a line that points to `log`. `spectator`: nobody is "you"."""
@@ -329,7 +359,7 @@ def render(view, console: Console, log_lines: int = 12, since: int | None = None
         room = max(1, min(room, log_lines))
     board.print(console)
     if len(lines) > room:
-        shown = lines[len(lines) - room + 1:] if room > 1 else []
+        shown = lines[len(lines) - room + 1 :] if room > 1 else []
         if room:
             console.print(Text(f"  … {len(lines) - len(shown)} more log lines: type `log` to read them", "dim"))
         lines = shown
@@ -341,8 +371,7 @@ def render(view, console: Console, log_lines: int = 12, since: int | None = None
 def _is_number_question(options) -> bool:
     """Every answer (but `done`) is a number: the person types the number itself, not its place."""
     numbers = [o["label"] for o in options if o["label"] != "done"]
-    return bool(numbers) and all(_NUMBER.fullmatch(label) for label in numbers) \
-        and len(set(numbers)) == len(numbers)
+    return bool(numbers) and all(_NUMBER.fullmatch(label) for label in numbers) and len(set(numbers)) == len(numbers)
 
 
 def _number_span(numbers: list[str]) -> str:
@@ -434,8 +463,11 @@ def _targets(view) -> list[tuple[str, str, object]]:
 def _matches(word: str, names: list[str]) -> list[str]:
     """Names that `word` means: equal (any case), else starting with it, else holding it."""
     folded = word.casefold()
-    for test in (lambda n: n.casefold() == folded, lambda n: n.casefold().startswith(folded),
-                 lambda n: folded in n.casefold()):
+    for test in (
+        lambda n: n.casefold() == folded,
+        lambda n: n.casefold().startswith(folded),
+        lambda n: folded in n.casefold(),
+    ):
         hits = list(dict.fromkeys(n for n in names if test(n)))
         if hits:
             return hits
@@ -455,14 +487,24 @@ def inspect(view, word: str) -> list[Text]:
     targets = _targets(view)
     names = [name for name, _, _ in targets]
     if not word:
-        return [Text("Type `i` and the name of a card, a zone or a player (a prefix will do): `i "
-                     + plain(names[0] if names else "hand") + "`.")]
+        return [
+            Text(
+                "Type `i` and the name of a card, a zone or a player (a prefix will do): `i "
+                + plain(names[0] if names else "hand")
+                + "`."
+            )
+        ]
     hits = _matches(word, names)
     if not hits:
         return _not_found(word, names, "card, zone or player")
     if len(hits) > 1:
-        return [_shown(f"`{word}` could be: {', '.join(hits[:12])}" + (" …" if len(hits) > 12 else "")
-                       + ". Type more of the name.")]
+        return [
+            _shown(
+                f"`{word}` could be: {', '.join(hits[:12])}"
+                + (" …" if len(hits) > 12 else "")
+                + ". Type more of the name."
+            )
+        ]
     lines: list[Text] = []
     for name, kind, key in targets:
         if name != hits[0]:
@@ -489,9 +531,13 @@ def _card_lines(view, card_id) -> list[Text]:
         lines.append(_shown("  " + " · ".join(numbers)))
     if details.get("text"):
         lines.append(_shown("  " + details["text"]))
-    where = [zone["name"] for _, zone in _zones_in_order(view)
-             if any(isinstance(c, dict) and c.get("id") == card_id for c in (zone.get("cards") or []))
-             or isinstance(zone.get("top"), dict) and zone["top"].get("id") == card_id]
+    where = [
+        zone["name"]
+        for _, zone in _zones_in_order(view)
+        if any(isinstance(c, dict) and c.get("id") == card_id for c in (zone.get("cards") or []))
+        or isinstance(zone.get("top"), dict)
+        and zone["top"].get("id") == card_id
+    ]
     if where:
         lines.append(_shown("  in sight: " + "; ".join(where), "dim"))
     return lines
@@ -524,8 +570,9 @@ def _player_lines(view, player) -> list[Text]:
     values = view["counters"].get(player, {})
     lines = [_shown(player + (" (you)" if player == view["you"] else ""), "bold")]
     if values:
-        lines.append(_shown("  " + " · ".join(f"{names.get(c, c)} {counter_value(view, c, v)}"
-                                              for c, v in values.items())))
+        lines.append(
+            _shown("  " + " · ".join(f"{names.get(c, c)} {counter_value(view, c, v)}" for c, v in values.items()))
+        )
     for label, text in _player_zones(view).get(player, {}).items():
         lines.append(_shown(f"  {label}: {text}"))
     return lines
@@ -538,19 +585,25 @@ def why(view, word: str = "") -> list[Text]:
     missing = decision.get("unavailable")
     if missing is None:
         if decision.get("kind") != "action":
-            return [Text("`why` explains the actions missing from a turn's menu; this question offers every "
-                         "answer the rules allow.")]
+            return [
+                Text(
+                    "`why` explains the actions missing from a turn's menu; this question offers every "
+                    "answer the rules allow."
+                )
+            ]
         return [Text("This game gives no reasons for the actions missing from the menu.")]
     if not word:
         if not missing:
             return [Text("Every action of the game is on the menu.")]
         return [Text("Not on the menu:", "bold")] + [
-            Text.assemble("  ", _shown(m["label"], "bold"), ": ", _shown(m["why"])) for m in missing]
+            Text.assemble("  ", _shown(m["label"], "bold"), ": ", _shown(m["why"])) for m in missing
+        ]
     on_menu = [o["label"] for o in decision.get("options", [])]
     hits = _matches(word, [m["label"] for m in missing])
     if hits:
-        return [Text.assemble(_shown(m["label"], "bold"), ": ", _shown(m["why"]))
-                for m in missing if m["label"] in hits]
+        return [
+            Text.assemble(_shown(m["label"], "bold"), ": ", _shown(m["why"])) for m in missing if m["label"] in hits
+        ]
     offered = _matches(word, on_menu)
     if offered:
         return [_shown(f"`{label}` is on the menu: type {on_menu.index(label) + 1}.") for label in offered]
@@ -565,23 +618,24 @@ def help_lines() -> list[Text]:
 class HumanAgent:
     """Asks the person at the keyboard; reads answers and commands from `stdin` (a pseudo terminal or a
     pipe). `q`, Ctrl-C and the end of input raise KeyboardInterrupt: the caller saves the game."""
+
     name = "human"
 
     def __init__(self, console: Console | None = None, stdin=None, *, spectator: bool = False):
         self.console = console or safe_console()
         self.stdin = stdin or sys.stdin
-        self.spectator = spectator     # answers for the table (an oracle) without a seat of their own
-        self.seen = 0          # log lines shown at the last decision: the board shows the tail since then
+        self.spectator = spectator  # answers for the table (an oracle) without a seat of their own
+        self.seen = 0  # log lines shown at the last decision: the board shows the tail since then
         self.recent: list[str] = []
 
     def act(self, view, legal, model=None):
         question = Question(view["decision"])
         height = self.console.height
-        at_least = question.lines(self.console.width, max(QUESTION_ROOM, height // 3))   # room the question keeps
+        at_least = question.lines(self.console.width, max(QUESTION_ROOM, height // 3))  # room the question keeps
         board = Board(view, self.console, self.spectator, max_height=height - len(at_least) - 1)
         block = question.lines(self.console.width, height - board.height - 1)
         reserve = sum(len(self.console.render_lines(line, pad=False)) for line in block) + 1
-        self.recent = view["log"][self.seen:]
+        self.recent = view["log"][self.seen :]
         self._print_board(view, board, block, reserve, self.seen)
         self.seen = len(view["log"])
         while True:
@@ -615,7 +669,7 @@ class HumanAgent:
         self._print(block)
 
     def _log(self, view, rest) -> list[Text]:
-        lines = view["log"][-int(rest):] if rest.isdigit() and int(rest) > 0 else self.recent or view["log"][-20:]
+        lines = view["log"][-int(rest) :] if rest.isdigit() and int(rest) > 0 else self.recent or view["log"][-20:]
         return [_shown("  " + line) for line in lines] or [Text("The log is empty.")]
 
     def _print(self, lines):

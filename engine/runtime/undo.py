@@ -8,13 +8,14 @@ in `state["attempt"]`) and records each answer given inside it (`path`). When a 
 from the very same state. A question all of whose answers are dead is itself dead, back up to the
 action's own choice on the menu.
 """
+
 from __future__ import annotations
 
 from .protocol import SIMULTANEOUS
 from .rng import Streams
 from .state import State
 
-MAX_WHY = 1_000                # characters of the reason an undone action gives (a save's schema allows 4,000)
+MAX_WHY = 1_000  # characters of the reason an undone action gives (a save's schema allows 4,000)
 
 
 def legal_options(g, pending) -> list[int]:
@@ -57,7 +58,7 @@ def fail(g, why: str | None = None):
         dead.append(parent)
         prefix = parent
     snap = attempt["snap"]
-    log, history = state["log"][:attempt["log"]], state["history"]
+    log, history = state["log"][: attempt["log"]], state["history"]
     undone = dict(state.get("undone") or {})
     state.clear()
     state.update(snap)

@@ -1,12 +1,14 @@
-"""What each DSL verb does at run time, one class per verb of `engine/dsl_builtins.py`.
+"""What each DSL verb does at run time, one class per verb of `engine/dsl/builtins.py`.
 
 A verb's `run` returns None when done, "fail" when the action cannot go on this way, "yield" when
 it changed the stack, or a pending decision (plain data). Decision verbs keep their progress in
 the frame (`frame["wait"]`) and continue in `resume` with each answer, one small pick at a time.
 """
+
 from __future__ import annotations
 
-from ..dsl_builtins import VERBS
+from engine.dsl.builtins import VERBS
+
 from .budget import bounded, bounded_int, spend
 from .costs import cost_payable
 from .counter_visibility import read_by_all
@@ -21,13 +23,16 @@ def compile_verb(compiler, node):
     spec = VERBS.get(name)
     if spec is None or name not in IMPLEMENTATIONS:
         raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at, code="X502")
-    params = spec.args[len(spec.args) - len(args):] if len(args) < len(spec.args) and spec.args and \
-        not spec.args[0].required else spec.args
+    params = (
+        spec.args[len(spec.args) - len(args) :]
+        if len(args) < len(spec.args) and spec.args and not spec.args[0].required
+        else spec.args
+    )
     compiled, raw, binds = {}, {}, []
     for param, arg in zip(params, args):
         raw[param.name] = arg
         if param.type == "name":
-            compiled[param.name] = (lambda word: (lambda c: word))(arg[2])
+            compiled[param.name] = (lambda word: lambda c: word)(arg[2])
         else:
             compiled[param.name] = compiler.expr(arg)
     for prep, _offset, value in clauses:
@@ -48,7 +53,7 @@ def holds_numbers(node, numeric) -> bool:
     """Whether an expression makes a list of plain numbers: `numbers(...)`, `[1, 2]`, a name bound to one
     by `let`, or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
     if node[0] == "call":
-        if node[2] == "without" and node[3]:       # a list of numbers less one is still numbers
+        if node[2] == "without" and node[3]:  # a list of numbers less one is still numbers
             return holds_numbers(node[3][0], numeric)
         return node[2] in ("numbers", "between")
     if node[0] == "list":
@@ -57,7 +62,7 @@ def holds_numbers(node, numeric) -> bool:
         return node[2] in numeric
     if node[0] == "op" and node[2] in "+-":
         return holds_numbers(node[3], numeric) and holds_numbers(node[4], numeric)
-    if node[0] == "where":                  # some of them: still numbers
+    if node[0] == "where":  # some of them: still numbers
         return holds_numbers(node[2], numeric)
     return False
 
@@ -106,10 +111,10 @@ class Gain(Verb):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
         changed = g.set_counter(player, counter, bounded_int(g.counter(player, counter) + amount))
-        if changed:                          # worded for who may read the counter, when read (log_words.py)
+        if changed:  # worded for who may read the counter, when read (log_words.py)
             owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
             log_counted(g, owner, counter, changed)
-        elif not read_by_all(g.rules, counter):    # no line for nothing would tell the others it was 0
+        elif not read_by_all(g.rules, counter):  # no line for nothing would tell the others it was 0
             owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
             log_unchanged(g, owner, counter, self.sign)
 
@@ -146,12 +151,22 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
     for n, x in enumerate(cards):
-        g.move(x, target, slot + n if piled else slot)    # into a pile, the cards keep their order
+        g.move(x, target, slot + n if piled else slot)  # into a pile, the cards keep their order
     setup = 0
-    if g.in_setup():        # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
+    if g.in_setup():  # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
-    g.state["log"].append([MOVE, setup, actor, verb, source, target, list(cards),
-                           [sight | seen_by(g, x) for sight, x in zip(before, cards)]])
+    g.state["log"].append(
+        [
+            MOVE,
+            setup,
+            actor,
+            verb,
+            source,
+            target,
+            list(cards),
+            [sight | seen_by(g, x) for sight, x in zip(before, cards)],
+        ]
+    )
 
 
 class Draw(Verb):
@@ -177,6 +192,7 @@ class Draw(Verb):
 
 class Move(Verb):
     """`move CARDS to ZONE [at SLOT]`; `take` is the same with `to` defaulting to the player's hand."""
+
     word = "moves"
 
     def run(self, g, c, frame):
@@ -219,8 +235,9 @@ class Give(Verb):
         for card in self.cards(c, self.value(c, "cards")):
             zone = g.state["loc"][card].split(":")[0]
             if g.rules.zones.get(zone, {}).get("owner") != "player":
-                raise ContentError("`give` moves cards between players' zones; this card is in a shared zone",
-                                   code="X115")
+                raise ContentError(
+                    "`give` moves cards between players' zones; this card is in a shared zone", code="X115"
+                )
             _move_logged(g, [card], f"{zone}:{receiver}", c.me, f"gives {receiver}")
 
 
@@ -255,8 +272,7 @@ class Turn(Verb):
         orientation = self.value(c, "to")
         for card in self.cards(c, self.value(c, "card")):
             g.state["orient"][card] = int(orientation)
-            g.log(f"{c.me} turns {g.card_label(card, None)} "
-                  f"{['upright', 'sideways', 'upside down'][int(orientation)]}")
+            g.log(f"{c.me} turns {g.card_label(card, None)} {['upright', 'sideways', 'upside down'][int(orientation)]}")
 
 
 # ---------------------------------------------------------------- decisions
@@ -288,8 +304,15 @@ class Choose(Verb):
             low = high = len(candidates)
         by = self.value(c, "by") or c.me
         prompt = self.value(c, "with")
-        frame["wait"] = {"cands": candidates, "picked": [], "low": low, "high": high, "by": by,
-                         "cards": self.of_cards, "prompt": str(prompt) if prompt is not None else None}
+        frame["wait"] = {
+            "cands": candidates,
+            "picked": [],
+            "low": low,
+            "high": high,
+            "by": by,
+            "cards": self.of_cards,
+            "prompt": str(prompt) if prompt is not None else None,
+        }
         return self._pending(g, c, frame)
 
     def _pending(self, g, c, frame):
@@ -302,7 +325,7 @@ class Choose(Verb):
         for j in range(start, len(cands) - still + 1 if still else len(cands)):
             value = cands[j]
             if of_cards and type(value) is int:
-                if g.can_see(value, by):   # identical cards a player can see are one option
+                if g.can_see(value, by):  # identical cards a player can see are one option
                     key = (instances[value], loc[value], orient[value])
                     if key in seen:
                         continue
@@ -316,8 +339,14 @@ class Choose(Verb):
         question = wait.get("prompt") or f"Choose {(self.args.get('as') or '').replace('_', ' ')}"
         options = [cands[j] if j >= 0 else DONE for j in offer]
         progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
-        return {"kind": "choose", "by": [by], "prompt": f"{question}{progress}", "options": options,
-                "blind": blind, "cards": wait["cards"]}
+        return {
+            "kind": "choose",
+            "by": [by],
+            "prompt": f"{question}{progress}",
+            "options": options,
+            "blind": blind,
+            "cards": wait["cards"],
+        }
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
@@ -327,9 +356,12 @@ class Choose(Verb):
         if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
-            if chosen and len(wait["offer"]) > 1:      # a forced choice is no news
-                g.log(_answered(wait["by"], wait.get("prompt"), self.args.get("as"),
-                                g.public_label(chosen, wait["cards"])))
+            if chosen and len(wait["offer"]) > 1:  # a forced choice is no news
+                g.log(
+                    _answered(
+                        wait["by"], wait.get("prompt"), self.args.get("as"), g.public_label(chosen, wait["cards"])
+                    )
+                )
             return None
         return self._pending(g, c, frame)
 
@@ -366,10 +398,15 @@ class Invite(Verb):
         offer = self.value(c, "with")
         about = f" for {g.public_label([c.card], True)}" if isinstance(c.card, int) else ""
         frame["wait"] = {"order": players}
-        return {"kind": "invite", "by": list(players), "order": list(players), "answers": {},
-                "prompt": f"{c.me} invites you to join{about}"
-                          + (f" (offer: {g.label(offer)})" if offer is not None else ""),
-                "options": [True, False]}
+        return {
+            "kind": "invite",
+            "by": list(players),
+            "order": list(players),
+            "answers": {},
+            "prompt": f"{c.me} invites you to join{about}"
+            + (f" (offer: {g.label(offer)})" if offer is not None else ""),
+            "options": [True, False],
+        }
 
     def resume(self, g, c, frame, answer):
         order = frame["wait"]["order"]
@@ -387,13 +424,19 @@ class Bid(Verb):
             return None
         limits = {p: g.counter(p, counter) + 1 for p in players}
         frame["wait"] = {"order": players}
-        return {"kind": "bid", "by": list(players), "order": list(players), "answers": {},
-                "prompt": f"Bid {counter} in secret", "options": list(range(max(limits.values()))),
-                "limit": limits}
+        return {
+            "kind": "bid",
+            "by": list(players),
+            "order": list(players),
+            "answers": {},
+            "prompt": f"Bid {counter} in secret",
+            "options": list(range(max(limits.values()))),
+            "limit": limits,
+        }
 
     def resume(self, g, c, frame, answer):
         order = frame["wait"]["order"]
-        self.bind(c, list(answer))      # bids[1] is the first player's bid, in the order they were asked
+        self.bind(c, list(answer))  # bids[1] is the first player's bid, in the order they were asked
         g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in zip(order, answer)))
 
 
@@ -410,18 +453,19 @@ class ChooseSecretly(Verb):
 
     def run(self, g, c, frame):
         from .context import Ctx
+
         players = g.items_of(self.value(c, "players"))
         options: list = []
         allowed: dict[str, list[int]] = {}
-        positions: dict = {}                            # where each (hashable) option is in `options`
+        positions: dict = {}  # where each (hashable) option is in `options`
         for player in players:
             own = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
-            spend(g, len(own) * (1 + len(options)))     # each option is looked for among those so far
+            spend(g, len(own) * (1 + len(options)))  # each option is looked for among those so far
             keys = []
             for item in own:
                 try:
                     key = positions.get(item)
-                except TypeError:                       # a list or a mapping: looked for in the list
+                except TypeError:  # a list or a mapping: looked for in the list
                     key = options.index(item) if item in options else None
                 if key is None:
                     key = len(options)
@@ -439,17 +483,32 @@ class ChooseSecretly(Verb):
             self.bind(c, [None] * len(players))
             return None
         prompt = self.value(c, "with") or f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
-        return {"kind": "secret", "by": list(askers), "order": list(askers), "answers": {}, "prompt": prompt,
-                "options": options, "allowed": allowed, "cards": self.of_cards}
+        return {
+            "kind": "secret",
+            "by": list(askers),
+            "order": list(askers),
+            "answers": {},
+            "prompt": prompt,
+            "options": options,
+            "allowed": allowed,
+            "cards": self.of_cards,
+        }
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
         picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
         self.bind(c, [picked.get(p) for p in wait["players"]])
 
-        everyone = (1 << len(g.players)) - 1     # a card chosen from a hidden place stays "a card"
-        log_together(g, [[p, g.card_label(v, None), seen_by(g, v)] if self.of_cards and type(v) is int   # to
-                         else [p, g.label(v), everyone] for p, v in picked.items()])    # whoever cannot see it
+        everyone = (1 << len(g.players)) - 1  # a card chosen from a hidden place stays "a card"
+        log_together(
+            g,
+            [
+                [p, g.card_label(v, None), seen_by(g, v)]
+                if self.of_cards and type(v) is int  # to
+                else [p, g.label(v), everyone]
+                for p, v in picked.items()
+            ],
+        )  # whoever cannot see it
 
 
 class Roll(Verb):
@@ -464,8 +523,14 @@ class Roll(Verb):
     @staticmethod
     def _pending(frame):
         sides = frame["wait"]["sides"]
-        return {"kind": "roll", "by": ["chance"], "prompt": f"Roll a {sides}-sided die",
-                "options": list(range(1, sides + 1)), "probs": [1 / sides] * sides, "stream": "dice"}
+        return {
+            "kind": "roll",
+            "by": ["chance"],
+            "prompt": f"Roll a {sides}-sided die",
+            "options": list(range(1, sides + 1)),
+            "probs": [1 / sides] * sides,
+            "stream": "dice",
+        }
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
@@ -486,20 +551,34 @@ class Oracle(Verb):
         outcomes = self.value(c, "among")
         chances = self.value(c, "with")
         if outcomes is None:
-            p = min(100, max(0, chances if isinstance(chances, (int, float)) and not isinstance(chances, bool)
-                             else 50)) / 100
+            p = (
+                min(100, max(0, chances if isinstance(chances, (int, float)) and not isinstance(chances, bool) else 50))
+                / 100
+            )
             options, probs = [True, False], [p, 1 - p]
         else:
             options = list(g.items_of(outcomes))
             weights = list(chances) if isinstance(chances, list) else [1] * len(options)
-            if not options or len(weights) != len(options) or any(
-                    not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights) \
-                    or not sum(weights):
-                raise ContentError(f"`oracle` needs one weight (a number, 0 or more, not all 0) per outcome; got "
-                                   f"{len(weights)} for {len(options)} outcomes", code="X116")
+            if (
+                not options
+                or len(weights) != len(options)
+                or any(not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights)
+                or not sum(weights)
+            ):
+                raise ContentError(
+                    f"`oracle` needs one weight (a number, 0 or more, not all 0) per outcome; got "
+                    f"{len(weights)} for {len(options)} outcomes",
+                    code="X116",
+                )
             probs = [w / sum(weights) for w in weights]
-        return {"kind": "oracle", "by": ["chance"], "prompt": self.value(c, "question"), "options": options,
-                "probs": probs, "stream": "oracle"}
+        return {
+            "kind": "oracle",
+            "by": ["chance"],
+            "prompt": self.value(c, "question"),
+            "options": options,
+            "probs": probs,
+            "stream": "oracle",
+        }
 
     def resume(self, g, c, frame, answer):
         outcomes = self.value(c, "among")
@@ -562,7 +641,7 @@ class PayCost(Verb):
     def _choices(self, g, wait):
         have = self._available(g, wait)
         counts = {d: len(v) for d, v in have.items()}
-        item, rest = wait["cost"][wait["i"]], wait["cost"][wait["i"] + 1:]
+        item, rest = wait["cost"][wait["i"]], wait["cost"][wait["i"] + 1 :]
         choices = []
         if counts.get(item):
             after = dict(counts)
@@ -585,8 +664,12 @@ class PayCost(Verb):
             if len(choices) > 1:
                 item = wait["cost"][wait["i"]]
                 wait["choices"] = choices
-                return {"kind": "pay", "by": [c.me], "prompt": f"Pay {g.label(item)} with",
-                        "options": [item, [wait["joker"]] * wait["n"]]}
+                return {
+                    "kind": "pay",
+                    "by": [c.me],
+                    "prompt": f"Pay {g.label(item)} with",
+                    "options": [item, [wait["joker"]] * wait["n"]],
+                }
             self._pay(g, wait, choices[0], have)
         self.bind(c, list(wait["paid"]))
         return None
@@ -597,14 +680,14 @@ class PayCost(Verb):
         if how == "card":
             wait["paid"].append(have[item][0])
         else:
-            wait["paid"].extend(have[wait["joker"]][:wait["n"]])
+            wait["paid"].extend(have[wait["joker"]][: wait["n"]])
         wait["i"] += 1
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
         self._pay(g, wait, wait["choices"][answer], self._available(g, wait))
         outcome = self._next(g, c, frame)
-        if outcome == "fail":   # cannot happen: every offered choice keeps the rest payable
+        if outcome == "fail":  # cannot happen: every offered choice keeps the rest payable
             raise ContentError("the cost can no longer be paid", code="X117")
         return outcome
 
@@ -612,7 +695,7 @@ class PayCost(Verb):
 class EndTurn(Verb):
     def run(self, g, c, frame):
         g.state["turn"]["ending"] = True
-        g.state["stack"].clear()      # nothing more of the effect happens: the turn is over now
+        g.state["stack"].clear()  # nothing more of the effect happens: the turn is over now
         return "yield"
 
 
@@ -630,6 +713,7 @@ class EndGame(Verb):
 def _rule_that_holds(g, player) -> str:
     """The end rule whose trigger holds for `player` now (its result decides the winners), else "declared"."""
     from .driver import triggered
+
     return next((rule["id"] for rule in g.rules.ends if triggered(g, rule, player)), "declared")
 
 
@@ -666,6 +750,7 @@ class Slide(Verb):
 
     def run(self, g, c, frame):
         from .places import slide
+
         row = g.zone_key(self.value(c, "row"), c.me)
         source_value = self.value(c, "from")
         source = g.zone_key(source_value, c.me) if source_value is not None else None
@@ -674,11 +759,35 @@ class Slide(Verb):
 
 
 IMPLEMENTATIONS = {
-    "gain": Gain, "lose": Lose, "pay": Pay, "set": Set, "draw": Draw, "take": Take, "move": Move,
-    "discard": Discard, "remove": Remove, "give": Give, "reveal": Reveal, "shuffle": Shuffle, "turn": Turn,
-    "choose": Choose, "ask": Ask, "invite": Invite, "bid": Bid, "roll": Roll, "oracle": Oracle,
+    "gain": Gain,
+    "lose": Lose,
+    "pay": Pay,
+    "set": Set,
+    "draw": Draw,
+    "take": Take,
+    "move": Move,
+    "discard": Discard,
+    "remove": Remove,
+    "give": Give,
+    "reveal": Reveal,
+    "shuffle": Shuffle,
+    "turn": Turn,
+    "choose": Choose,
+    "ask": Ask,
+    "invite": Invite,
+    "bid": Bid,
+    "roll": Roll,
+    "oracle": Oracle,
     "choose_secretly": ChooseSecretly,
-    "require": Require, "perform": Perform, "resolve": Resolve, "pay_cost": PayCost, "end_turn": EndTurn, "end_game": EndGame,
-    "win": Win, "flag": Flag, "unflag": Unflag, "log": Log,
+    "require": Require,
+    "perform": Perform,
+    "resolve": Resolve,
+    "pay_cost": PayCost,
+    "end_turn": EndTurn,
+    "end_game": EndGame,
+    "win": Win,
+    "flag": Flag,
+    "unflag": Unflag,
+    "log": Log,
     "slide": Slide,
 }

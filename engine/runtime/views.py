@@ -3,6 +3,7 @@ reference into it, with names for the cards the player can see and only counts f
 
 Card numbers never appear: they are fixed per card, so showing one would reveal a hidden card.
 """
+
 from __future__ import annotations
 
 from . import card_details
@@ -44,19 +45,21 @@ def player_view(g, player) -> dict:
     view = {
         "you": player,
         "players": list(g.players),
-        "turn": {"player": g.turn_player, "number": g.turn_number,
-                 "rounds": g.rules.in_rounds},
-        "counters": counters_seen(g, player),          # "?" for a counter the player may not read
+        "turn": {"player": g.turn_player, "number": g.turn_number, "rounds": g.rules.in_rounds},
+        "counters": counters_seen(g, player),  # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "counter_labels": {c: spec["short"] for c, spec in g.rules.counters.items() if spec.get("short")},
-        "counter_words": {c: {str(i + int(spec.get("min") or 0)): word for i, word in enumerate(spec["labels"])}
-                          for c, spec in g.rules.counters.items() if spec.get("labels")},
+        "counter_words": {
+            c: {str(i + int(spec.get("min") or 0)): word for i, word in enumerate(spec["labels"])}
+            for c, spec in g.rules.counters.items()
+            if spec.get("labels")
+        },
         "zones": zones,
         "log": g.log_for(player),
         "result": g.result,
         "decision": _decision(g, player),
     }
-    view["about"] = card_details.about(g, zones)      # what the terminal shows on `inspect` (card_details.py)
+    view["about"] = card_details.about(g, zones)  # what the terminal shows on `inspect` (card_details.py)
     return view
 
 
@@ -69,8 +72,9 @@ def _decision(g, player):
     legal = g.legal(player)
     options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)} for key in legal]
     decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
-    if pending["kind"] == "action":       # "why can't I?": each action left out, with why (why.py)
+    if pending["kind"] == "action":  # "why can't I?": each action left out, with why (why.py)
         from .why import unavailable
+
         decision["unavailable"] = unavailable(g, player, legal)
     return decision
 

@@ -1,16 +1,18 @@
-""""Why can't I?": the words a player reads for an action the menu leaves out, or one that was undone.
+""" "Why can't I?": the words a player reads for an action the menu leaves out, or one that was undone.
 
 Words are made only when a view asks for them (or when an action fails, which is rare): the menu itself
 (driver.refusal) records only which check failed, so bots, which never build views, pay nothing. The
 wording is generic, from the pack's own text: an author's `why_not` (actions) or `require ... with "..."`,
 else the first part of the condition that is false, quoted as the author wrote it.
 """
+
 from __future__ import annotations
 
 import re
 import weakref
 
-from .. import dsl
+from engine import dsl
+
 from .budget import WORK_BUDGET
 from .codegen import compile_expression
 from .context import Ctx
@@ -18,9 +20,11 @@ from .counter_visibility import can_read
 from .driver import refusal
 
 UNDONE_BEFORE = "it was tried from here and cannot be done now"
-_LIMITS = {"once_per_turn": "it may be taken once per turn, and it was taken this turn",
-           "once_per_game": "it may be taken once per game, and you have taken it"}
-_CONJUNCTS: dict[int, tuple] = {}      # id(rules) -> (weak reference, {action id: [(text, test)]})
+_LIMITS = {
+    "once_per_turn": "it may be taken once per turn, and it was taken this turn",
+    "once_per_game": "it may be taken once per game, and you have taken it",
+}
+_CONJUNCTS: dict[int, tuple] = {}  # id(rules) -> (weak reference, {action id: [(text, test)]})
 
 
 def unavailable(g, player, legal) -> list[dict]:
@@ -32,7 +36,7 @@ def unavailable(g, player, legal) -> list[dict]:
     undone = g.state.get("undone") or {}
     missing = []
     saved = g.work
-    g.work = WORK_BUDGET              # working out the words is not part of any answer's budget
+    g.work = WORK_BUDGET  # working out the words is not part of any answer's budget
     try:
         for action_id in g.rules.actions:
             if action_id in position:
@@ -69,6 +73,7 @@ def failed_step(g, ctx, frame, verb, key, offset) -> str:
     """Why a verb stopped the action (it returned "fail"), in words, worked out before the state is
     restored: `require` (its `with` text, else its condition), `pay`, `pay_cost`, `choose`."""
     from . import verbs
+
     if isinstance(verb, verbs.Require):
         reason = verb.value(ctx, "with")
         if reason is not None:
@@ -153,8 +158,13 @@ def split_conjuncts(text: str) -> list[str]:
             depth += 1
         elif not quoted and char in ")]":
             depth -= 1
-        elif not quoted and depth == 0 and text.startswith("and", i) and not _word(text[i - 1:i]) \
-                and not _word(text[i + 3:i + 4]):
+        elif (
+            not quoted
+            and depth == 0
+            and text.startswith("and", i)
+            and not _word(text[i - 1 : i])
+            and not _word(text[i + 3 : i + 4])
+        ):
             parts.append(text[start:i])
             start = i + 3
             i += 3
@@ -176,8 +186,11 @@ def _source(rules, key: str) -> str:
     if docs is not None:
         doc = docs.get(doc_id) or {}
     else:
-        every = {"phase": [d for group in rules.phases.values() for d in group], "end": rules.ends,
-                 "scoring": rules.scorings}.get(kind, [])
+        every = {
+            "phase": [d for group in rules.phases.values() for d in group],
+            "end": rules.ends,
+            "scoring": rules.scorings,
+        }.get(kind, [])
         doc = next((d for d in every if d.get("id") == doc_id), {})
     text = doc.get(field)
     return text if isinstance(text, str) else ""
@@ -186,8 +199,8 @@ def _source(rules, key: str) -> str:
 def _condition_text(source: str, offset: int, verb: str) -> str:
     """The condition written after `verb` on the line at `offset`, without its `unless`/`with` parts."""
     end = source.find("\n", offset)
-    line = source[offset:end if end >= 0 else len(source)]
+    line = source[offset : end if end >= 0 else len(source)]
     if verb and line.startswith(verb):
-        line = line[len(verb):]
+        line = line[len(verb) :]
     line = re.split(r";|\s(?:unless|with)\s", line)[0]
     return " ".join(line.split())

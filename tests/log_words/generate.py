@@ -10,6 +10,7 @@ otherwise (line number -> text); and along the way, after every CHECK_EVERY-th a
 log's length and a digest of every reader's last TAIL lines at that moment (the log is cut back when an
 action is undone, so a reader that keeps earlier wording must notice).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,13 +25,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.runtime import rules as rules_module  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_randomly  # noqa: E402
+from engine.runtime import rules as rules_module
+from engine.runtime.game import Game
+from engine.runtime.session import play_randomly
 
 EXPECTED = HERE / "expected.json.gz"
 CHECK_EVERY, TAIL = 5, 30
-SEEDS = {"cro-magnon": (0, 1)}     # undone actions cut the log back: two games; other packs one game
+SEEDS = {"cro-magnon": (0, 1)}  # undone actions cut the log back: two games; other packs one game
 DEFAULT_SEEDS = (0,)
 
 
@@ -63,6 +64,7 @@ def read_game(rules, players: int, seed: int) -> dict:
         answers[0] += 1
         if answers[0] % CHECK_EVERY == 0:
             checks.append(digest(g))
+
     play_randomly(game, random.Random(seed), after=after)
     public = game.log_for(None)
     own = {}
@@ -75,8 +77,12 @@ def read_game(rules, players: int, seed: int) -> dict:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", metavar="PACK",
-                        help="record again only this pack's games (a pack whose content changed); repeatable")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="PACK",
+        help="record again only this pack's games (a pack whose content changed); repeatable",
+    )
     args = parser.parse_args(argv)
     records = json.loads(gzip.decompress(EXPECTED.read_bytes())) if args.only and EXPECTED.exists() else {}
     for name, rules, players, seed in games(args.only):

@@ -9,6 +9,7 @@ rounds is reported. Last, memory: resident memory after each quarter of `--memor
 
 Run: python tools/bench/engine.py [PACK] [--games N] [--rounds 3] [--json FILE]. Use --quick for a short run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,33 +24,35 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.append(str(Path(__file__).resolve().parent))   # after the checkout: engine is the package
+sys.path.append(str(Path(__file__).resolve().parent))  # after the checkout: engine is the package
 
-import handcoded_cromagnon as handcoded  # noqa: E402
+import handcoded_cromagnon as handcoded
 
-from engine.packs import resolve_target  # noqa: E402
-from engine.runtime import rules as rules_module  # noqa: E402
-from engine.runtime.agents import GreedyAgent  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_randomly  # noqa: E402
+from engine.content.packs import resolve_target
+from engine.runtime import rules as rules_module
+from engine.runtime.agents import GreedyAgent
+from engine.runtime.game import Game
+from engine.runtime.session import play_randomly
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
-clock = CLOCKS["cpu"]     # --clock: one single-threaded process on one core, so CPU time is wall time on an
-                          # idle machine, and on a busy one it leaves out the time others had the core
+clock = CLOCKS["cpu"]  # --clock: one single-threaded process on one core, so CPU time is wall time on an
+# idle machine, and on a busy one it leaves out the time others had the core
 
 
 def play(rules, players, seed, keep=None):
     game = Game.new(rules, players, seed)
 
-    def sample(g):   # a copy of every 29th state, to time copying
+    def sample(g):  # a copy of every 29th state, to time copying
         if len(g.state["history"]) % 29 == 0:
             keep.append(g.clone())
+
     return play_randomly(game, random.Random(seed), after=sample if keep is not None else None)
 
 
 def timed_copies(samples, rounds=20):
     """Median time a state of `samples` takes to copy with clone() and with deepcopy."""
+
     def timed(copier):
         runs = []
         for _ in range(rounds):
@@ -58,6 +61,7 @@ def timed_copies(samples, rounds=20):
                 copier(game)
             runs.append((clock() - started) / len(samples))
         return statistics.median(runs)
+
     return timed(lambda g: g.clone()), timed(lambda g: Game(g.rules, copy.deepcopy(g.state)))
 
 
@@ -65,19 +69,31 @@ def legacy(args):
     """The benchmark's original output, unchanged: random games of PACK, then clone() against deepcopy."""
     rules = rules_module.load(resolve_target(args.pack))
     samples = []
-    play(rules, args.players, 10_000, samples)          # warm-up, and states to copy
+    play(rules, args.players, 10_000, samples)  # warm-up, and states to copy
     started = clock()
     decisions = sum(play(rules, args.players, seed) for seed in range(args.games))
     elapsed = clock() - started
-    print(f"{args.games} random {args.players}-player games of {rules.pack_id}: {elapsed:.2f} s, "
-          f"{args.games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
-          f"({decisions / args.games:.0f} decisions a game)")
+    print(
+        f"{args.games} random {args.players}-player games of {rules.pack_id}: {elapsed:.2f} s, "
+        f"{args.games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
+        f"({decisions / args.games:.0f} decisions a game)"
+    )
     clone, deep = timed_copies(samples)
-    print(f"clone(): {clone * 1e6:.0f} µs a state; copy.deepcopy: {deep * 1e6:.0f} µs; "
-          f"ratio clone/deepcopy {clone / deep:.3f} ({len(samples)} states from one game)")
-    return {"pack": rules.pack_id, "players": args.players, "games": args.games, "seconds": elapsed,
-            "games_per_s": args.games / elapsed, "decisions_per_s": decisions / elapsed,
-            "clone_us": clone * 1e6, "deepcopy_us": deep * 1e6, "clone_ratio": clone / deep}
+    print(
+        f"clone(): {clone * 1e6:.0f} µs a state; copy.deepcopy: {deep * 1e6:.0f} µs; "
+        f"ratio clone/deepcopy {clone / deep:.3f} ({len(samples)} states from one game)"
+    )
+    return {
+        "pack": rules.pack_id,
+        "players": args.players,
+        "games": args.games,
+        "seconds": elapsed,
+        "games_per_s": args.games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "clone_us": clone * 1e6,
+        "deepcopy_us": deep * 1e6,
+        "clone_ratio": clone / deep,
+    }
 
 
 # ------------------------------------------------------------------ the interleaved rounds
@@ -108,8 +124,7 @@ def greedy_decisions(rules, players, decisions, seed=1):
         player = decision.players[0]
         legal = game.legal(player)
         model_seed = len(game.state["history"])
-        option = agents[player].act({"you": player}, legal,
-                                    lambda p=player, s=model_seed: game.determinized(p, s))
+        option = agents[player].act({"you": player}, legal, lambda p=player, s=model_seed: game.determinized(p, s))
         game.apply(option, player)
         made += 1
     return clock() - started
@@ -117,32 +132,45 @@ def greedy_decisions(rules, players, decisions, seed=1):
 
 def one_round(number, args, cro, neo, pack, samples, stone=None):
     seconds, decisions = engine_games(cro, 4, args.engine_games)
-    engine = {"games_per_s": args.engine_games / seconds, "decisions_per_s": decisions / seconds,
-              "decisions_a_game": decisions / args.engine_games}
+    engine = {
+        "games_per_s": args.engine_games / seconds,
+        "decisions_per_s": decisions / seconds,
+        "decisions_a_game": decisions / args.engine_games,
+    }
     seconds, decisions = handcoded_games(pack, 4, args.hand_games)
-    written = {"games_per_s": args.hand_games / seconds, "decisions_per_s": decisions / seconds,
-               "decisions_a_game": decisions / args.hand_games}
+    written = {
+        "games_per_s": args.hand_games / seconds,
+        "decisions_per_s": decisions / seconds,
+        "decisions_a_game": decisions / args.hand_games,
+    }
     seconds, decisions = engine_games(neo, 4, args.neo_games)
     stone_s = engine_games(stone, 4, args.stone_games)[0] if stone is not None and args.stone_games else None
     greedy_s = greedy_decisions(cro, 4, args.greedy_decisions)
     clone, deep = timed_copies(samples, rounds=5)
-    row = {"round": number, "engine": engine, "handcoded": written,
-           "ratio_per_game": written["games_per_s"] / engine["games_per_s"],
-           "ratio_per_decision": written["decisions_per_s"] / engine["decisions_per_s"],
-           "neolithibum_games_per_s": args.neo_games / seconds,
-           "neolithibum_decisions_a_game": decisions / args.neo_games,
-           "stone_age_games_per_s": args.stone_games / stone_s if stone_s else None,
-           "greedy_decisions_per_s": args.greedy_decisions / greedy_s,
-           "greedy_ms_a_decision": greedy_s / args.greedy_decisions * 1e3,
-           "clone_ratio": clone / deep}
+    row = {
+        "round": number,
+        "engine": engine,
+        "handcoded": written,
+        "ratio_per_game": written["games_per_s"] / engine["games_per_s"],
+        "ratio_per_decision": written["decisions_per_s"] / engine["decisions_per_s"],
+        "neolithibum_games_per_s": args.neo_games / seconds,
+        "neolithibum_decisions_a_game": decisions / args.neo_games,
+        "stone_age_games_per_s": args.stone_games / stone_s if stone_s else None,
+        "greedy_decisions_per_s": args.greedy_decisions / greedy_s,
+        "greedy_ms_a_decision": greedy_s / args.greedy_decisions * 1e3,
+        "clone_ratio": clone / deep,
+    }
     stone_text = f"Stone Age {row['stone_age_games_per_s']:.2f} games/s | " if stone_s else ""
-    print(f"round {number}: engine {engine['games_per_s']:.1f} games/s, {engine['decisions_per_s']:,.0f} dec/s "
-          f"({engine['decisions_a_game']:.0f} a game) | hand-written {written['games_per_s']:.0f} games/s, "
-          f"{written['decisions_per_s']:,.0f} dec/s ({written['decisions_a_game']:.0f} a game) | "
-          f"ratio {row['ratio_per_game']:.1f}x per game, {row['ratio_per_decision']:.1f}x per decision | "
-          f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | {stone_text}greedy "
-          f"{row['greedy_decisions_per_s']:.0f} dec/s ({row['greedy_ms_a_decision']:.1f} ms) | "
-          f"clone/deepcopy {row['clone_ratio']:.3f}", flush=True)
+    print(
+        f"round {number}: engine {engine['games_per_s']:.1f} games/s, {engine['decisions_per_s']:,.0f} dec/s "
+        f"({engine['decisions_a_game']:.0f} a game) | hand-written {written['games_per_s']:.0f} games/s, "
+        f"{written['decisions_per_s']:,.0f} dec/s ({written['decisions_a_game']:.0f} a game) | "
+        f"ratio {row['ratio_per_game']:.1f}x per game, {row['ratio_per_decision']:.1f}x per decision | "
+        f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | {stone_text}greedy "
+        f"{row['greedy_decisions_per_s']:.0f} dec/s ({row['greedy_ms_a_decision']:.1f} ms) | "
+        f"clone/deepcopy {row['clone_ratio']:.3f}",
+        flush=True,
+    )
     return row
 
 
@@ -172,8 +200,12 @@ def memory_per_game(rules, games):
             gc.collect()
             marks.append(rss_bytes())
     growth = [(b - a) / quarter for a, b in zip(marks, marks[1:])]
-    return {"games": 4 * quarter, "rss_mb": [m / 2**20 for m in marks], "bytes_a_game_by_quarter": growth,
-            "flat": growth[-1] <= 1024 and growth[-2] <= 1024}
+    return {
+        "games": 4 * quarter,
+        "rss_mb": [m / 2**20 for m in marks],
+        "bytes_a_game_by_quarter": growth,
+        "flat": growth[-1] <= 1024 and growth[-2] <= 1024,
+    }
 
 
 def pin_to_one_core(core):
@@ -198,8 +230,12 @@ def main():
     parser.add_argument("--greedy-decisions", type=int, default=100, help="greedy answers a round")
     parser.add_argument("--memory-games", type=int, default=400, help="games for the memory trend (0: skip)")
     parser.add_argument("--core", type=int, default=None, help="the core to run on (default: the first allowed)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
-                        help="time by the process's CPU time (default) or by the wall clock")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time by the process's CPU time (default) or by the wall clock",
+    )
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
     args = parser.parse_args()
@@ -209,8 +245,10 @@ def main():
     global clock
     clock = CLOCKS[args.clock]
     core = pin_to_one_core(args.core)
-    print(f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
-          f"(other work on the machine slows every number down)")
+    print(
+        f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
+        f"(other work on the machine slows every number down)"
+    )
     report = {"core": core, "clock": args.clock, "load_average": os.getloadavg()[0], "first": legacy(args)}
 
     cro = rules_module.load(ROOT / "content" / "cro-magnon")
@@ -222,9 +260,11 @@ def main():
     engine_games(neo, 4, 1)
     engine_games(stone, 4, 1)
     handcoded_games(pack, 4, 10)
-    print(f"\n{args.rounds} interleaved rounds, random 4-player games: {args.engine_games} engine and "
-          f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum, {args.stone_games} Stone Age; "
-          f"{args.greedy_decisions} greedy answers (Cro-Magnon)")
+    print(
+        f"\n{args.rounds} interleaved rounds, random 4-player games: {args.engine_games} engine and "
+        f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum, {args.stone_games} Stone Age; "
+        f"{args.greedy_decisions} greedy answers (Cro-Magnon)"
+    )
     rows = [one_round(number, args, cro, neo, pack, samples, stone) for number in range(1, args.rounds + 1)]
     medians = {
         "engine_games_per_s": median_of(rows, "engine", "games_per_s"),
@@ -242,24 +282,32 @@ def main():
         "clone_ratio": median_of(rows, "clone_ratio"),
     }
     m = medians
-    print(f"median: Cro-Magnon engine {m['engine_games_per_s']:.1f} games/s, {m['engine_decisions_per_s']:,.0f} "
-          f"decisions/s ({m['engine_decisions_a_game']:.0f} a game); hand-written {m['handcoded_games_per_s']:.0f} "
-          f"games/s, {m['handcoded_decisions_per_s']:,.0f} decisions/s ({m['handcoded_decisions_a_game']:.0f} a game)")
-    print(f"median: the engine is {m['ratio_per_game']:.1f}x slower per game and {m['ratio_per_decision']:.1f}x "
-          f"per decision (targets: <= 10x and <= 5x)")
+    print(
+        f"median: Cro-Magnon engine {m['engine_games_per_s']:.1f} games/s, {m['engine_decisions_per_s']:,.0f} "
+        f"decisions/s ({m['engine_decisions_a_game']:.0f} a game); hand-written {m['handcoded_games_per_s']:.0f} "
+        f"games/s, {m['handcoded_decisions_per_s']:,.0f} decisions/s ({m['handcoded_decisions_a_game']:.0f} a game)"
+    )
+    print(
+        f"median: the engine is {m['ratio_per_game']:.1f}x slower per game and {m['ratio_per_decision']:.1f}x "
+        f"per decision (targets: <= 10x and <= 5x)"
+    )
     if m["stone_age_games_per_s"]:
         print(f"median: Stone Age {m['stone_age_games_per_s']:.2f} games/s (4 players)")
-    print(f"median: Neolithibum {m['neolithibum_games_per_s']:.2f} games/s; greedy {m['greedy_decisions_per_s']:.0f} "
-          f"decisions/s ({m['greedy_ms_a_decision']:.1f} ms a decision); clone/deepcopy {m['clone_ratio']:.3f} "
-          f"(target <= 0.1)")
+    print(
+        f"median: Neolithibum {m['neolithibum_games_per_s']:.2f} games/s; greedy {m['greedy_decisions_per_s']:.0f} "
+        f"decisions/s ({m['greedy_ms_a_decision']:.1f} ms a decision); clone/deepcopy {m['clone_ratio']:.3f} "
+        f"(target <= 0.1)"
+    )
     report.update(rounds=rows, median=medians)
     if args.memory_games > 0:
         memory = memory_per_game(cro, args.memory_games)
         report["memory"] = memory
-        print(f"memory: resident {' -> '.join(f'{mb:.1f}' for mb in memory['rss_mb'])} MB over "
-              f"{memory['games']} games (each quarter: "
-              f"{', '.join(f'{b / 1024:+.1f}' for b in memory['bytes_a_game_by_quarter'])} KiB a game): "
-              f"{'flat' if memory['flat'] else 'growing'}")
+        print(
+            f"memory: resident {' -> '.join(f'{mb:.1f}' for mb in memory['rss_mb'])} MB over "
+            f"{memory['games']} games (each quarter: "
+            f"{', '.join(f'{b / 1024:+.1f}' for b in memory['bytes_a_game_by_quarter'])} KiB a game): "
+            f"{'flat' if memory['flat'] else 'growing'}"
+        )
     report["load_average_at_end"] = os.getloadavg()[0]
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

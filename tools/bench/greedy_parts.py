@@ -8,6 +8,7 @@ Each part is timed where the bot calls it (a clone made inside the projection or
 the answers a rollout gives count as the rollout), by the process's CPU time; the rest of `act` (the
 bookkeeping of the best options) is "other". The wrappers cost a little: compare runs, not absolutes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,15 +18,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.packs import resolve_target  # noqa: E402
-from engine.runtime import rules as rules_module  # noqa: E402
-from engine.runtime.agents import GreedyAgent  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_out  # noqa: E402
+from engine.content.packs import resolve_target
+from engine.runtime import rules as rules_module
+from engine.runtime.agents import GreedyAgent
+from engine.runtime.game import Game
+from engine.runtime.session import play_out
 
 clock = time.process_time
-PARTS = {"model": (Game, "determinized"), "clone": (Game, "clone"), "apply": (Game, "apply"),
-         "rollout": (GreedyAgent, "_rollout"), "margin": (Game, "projected_margin")}
+PARTS = {
+    "model": (Game, "determinized"),
+    "clone": (Game, "clone"),
+    "apply": (Game, "apply"),
+    "rollout": (GreedyAgent, "_rollout"),
+    "margin": (Game, "projected_margin"),
+}
 
 
 class Meter:
@@ -48,6 +54,7 @@ class Meter:
             finally:
                 self.seconds[part] += clock() - started
                 self.depth -= 1
+
         return timed
 
     def wrap_act(self, act):
@@ -61,6 +68,7 @@ class Meter:
                 self.seconds["act"] += clock() - started
                 self.inside_act = False
                 self.decisions += 1
+
         return timed
 
 
@@ -86,8 +94,10 @@ def main() -> None:
             setattr(owner, name, originals[part])
         GreedyAgent.act = original_act
     total, count = meter.seconds["act"], max(1, meter.decisions)
-    print(f"{rules.pack_id}, {args.players} players, {args.games} greedy games: {meter.decisions} decisions looked "
-          f"ahead, {total / count * 1e3:.2f} ms each")
+    print(
+        f"{rules.pack_id}, {args.players} players, {args.games} greedy games: {meter.decisions} decisions looked "
+        f"ahead, {total / count * 1e3:.2f} ms each"
+    )
     other = total - sum(meter.seconds[p] for p in PARTS)
     for part, seconds in [*((p, meter.seconds[p]) for p in PARTS), ("other", other)]:
         print(f"  {part:8s} {seconds / count * 1e3:7.2f} ms  {seconds / total * 100 if total else 0:5.1f} %")

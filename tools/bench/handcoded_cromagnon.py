@@ -17,6 +17,7 @@ asked at the same decision points in the same way, so a random player sees the s
 
 Run `python tools/bench/handcoded_cromagnon.py [--games N] [--players 4]` for games/s on its own.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,7 @@ END_TURN = "end_turn"
 ROWS = ("weapons_row", "daily_life_row", "dwelling_row")
 UPRIGHT, TURNED, REVERSED = 0, 1, 2
 CHOOSE, ASK, INVITE, ACTION, PAY = "choose", "ask", "invite", "action", "pay"
-ASKED_EVEN_WITH_ONE = (ASK, INVITE, ACTION)       # never answered by themselves (engine: Game._advance)
+ASKED_EVEN_WITH_ONE = (ASK, INVITE, ACTION)  # never answered by themselves (engine: Game._advance)
 AP_COST = {"explore": 1, "attack": 1, "new_technology": 1, "improve_dwelling": 1, "develop_technology": 2}
 
 
@@ -70,11 +71,14 @@ class Pack:
 
         def stat(key):
             return {card: s.get(key, 0) for card, s in stats.items()}
+
         self.vp, self.spoils, self.strength = stat("vp"), stat("spoils"), stat("strength")
         self.max_spoils, self.end_bonus, self.rate = stat("max_spoils"), stat("end_bonus"), stat("exchange_rate")
         self.hand_limit, self.improve = stat("hand_limit"), stat("improve_dwelling")
-        self.need = {c: (s.get("need_weapons", 0), s.get("need_daily_life", 0), s.get("need_dwelling", 0))
-                     for c, s in stats.items()}
+        self.need = {
+            c: (s.get("need_weapons", 0), s.get("need_daily_life", 0), s.get("need_dwelling", 0))
+            for c, s in stats.items()
+        }
         # where a discarded card goes: its home deck's discard pile
         self.discard = {c: self.zones[self.home[c]].get("discard") for c in self.type}
         self.refill = {z: d.get("refill_from") for z, d in self.zones.items()}
@@ -86,13 +90,15 @@ class Pack:
         self.terrains = list(self.params["terrains"])
         self.discards = [self.zones[t]["discard"] for t in self.terrains]
         self.technology = {c for c, t in self.type.items() if t == "technology"}
-        self.cost_size = {c: len(cost) for c, cost in self.cost.items()}     # no cost is paid with fewer cards
+        self.cost_size = {c: len(cost) for c, cost in self.cost.items()}  # no cost is paid with fewer cards
         self.tech_decks = [self.row_deck[row] for row in ROWS]
         # what "can I master it?" reads of each technology, in one look-up: (cost size, the resources other
         # than Spoils as (resource, how many) pairs, Spoils in the cost, prerequisites, the kinds of card
         # in the cost)
-        self.mastery = {c: (self.cost_size[c],) + self.cost_needs[c] + (tuple(self.requires[c]), frozenset(self.cost[c]))
-                        for c in self.technology}
+        self.mastery = {
+            c: (self.cost_size[c],) + self.cost_needs[c] + (tuple(self.requires[c]), frozenset(self.cost[c]))
+            for c in self.technology
+        }
         self.settlement_need = {c: self.need[c] for c, t in self.type.items() if t == "settlement"}
 
     def goal(self, players: int) -> int:
@@ -102,22 +108,30 @@ class Pack:
 class HandGame:
     """One game. Players are seats 0..n-1; cards are their ids (copies of a card are alike)."""
 
-    def __init__(self, pack: Pack, players: int, seed: int = 0, agent=None, *, max_rounds: int = 500,
-                 deal: bool = True):
+    def __init__(
+        self, pack: Pack, players: int, seed: int = 0, agent=None, *, max_rounds: int = 500, deal: bool = True
+    ):
         self.pack, self.n, self.seed = pack, players, seed
-        self.rng = random.Random(seed * 7919 + 17)         # the game's own chance: shuffles
-        self.rnd = random.Random(seed)                     # the random players' choices
-        self.agent = agent         # None: the random players; else agent(game, seat, kind, options) -> index
+        self.rng = random.Random(seed * 7919 + 17)  # the game's own chance: shuffles
+        self.rnd = random.Random(seed)  # the random players' choices
+        self.agent = agent  # None: the random players; else agent(game, seat, kind, options) -> index
         self.goal = pack.goal(players)
         p = pack.params
         self.ap_per_turn, self.base_hand_limit = p["action_points"], p["hand_limit"]
         self.lines, self.flint_per_weapon = p["track_lines"], p["flint_per_weapon"]
-        self.joker_n, self.settlement_vp, self.per_final_vp = p["spoils_joker"], p["settlement_vp"], p["cards_per_final_vp"]
-        self.zones = {z: ([None] * d["slots"] if d.get("type") == "row" else [])
-                      for z, d in pack.zones.items() if d.get("owner") != "player"}
+        self.joker_n, self.settlement_vp, self.per_final_vp = (
+            p["spoils_joker"],
+            p["settlement_vp"],
+            p["cards_per_final_vp"],
+        )
+        self.zones = {
+            z: ([None] * d["slots"] if d.get("type") == "row" else [])
+            for z, d in pack.zones.items()
+            if d.get("owner") != "player"
+        }
         self.hand = [[] for _ in range(players)]
         self.tableau = [[] for _ in range(players)]
-        self.orient = [[] for _ in range(players)]       # parallel to tableau
+        self.orient = [[] for _ in range(players)]  # parallel to tableau
         self.trophies = [[] for _ in range(players)]
         self.vp = [0] * players
         self.ap = 0
@@ -125,9 +139,9 @@ class HandGame:
         self.current, self.number, self.max_turns = 0, 0, max_rounds * players
         self.acted = self.turn_ending = self.exploring_extra = False
         self.used_turn: set = set()
-        self.ending = None                              # the queue of last turns, once the goal is reached
+        self.ending = None  # the queue of last turns, once the goal is reached
         self.dead: set = set()
-        self.path = self.counts = None                  # the answers of the action under way
+        self.path = self.counts = None  # the answers of the action under way
         self.decisions = 0
         self.winners = None
         if deal:
@@ -145,7 +159,7 @@ class HandGame:
                     zones[home].append(card["id"])
         for z in self.pack.shuffled:
             self.rng.shuffle(zones[z])
-        for row in ROWS:                      # "Setup", step 7: a settlement on each row's 4th square
+        for row in ROWS:  # "Setup", step 7: a settlement on each row's 4th square
             zones[row][3] = zones["settlements"].pop()
         zones["box"].extend(zones["settlements"])
         zones["settlements"].clear()
@@ -307,8 +321,7 @@ class HandGame:
         need: dict = {}
         for item in items:
             need[item] = need.get(item, 0) + 1
-        return self.covered((tuple((d, k) for d, k in need.items() if d != "spoils"), need.get("spoils", 0)),
-                            counts)
+        return self.covered((tuple((d, k) for d, k in need.items() if d != "spoils"), need.get("spoils", 0)), counts)
 
     def exchangeable(self, player):
         hand, rate = self.hand[player], self.pack.rate
@@ -325,7 +338,7 @@ class HandGame:
         have = None
         for row in ROWS:
             for s, c in enumerate(self.zones[row]):
-                need = needs.get(c)          # None for an empty place or a card that is no settlement
+                need = needs.get(c)  # None for an empty place or a card that is no settlement
                 if need is None:
                     continue
                 if have is None:
@@ -362,8 +375,9 @@ class HandGame:
         return found
 
     def upright(self, player, kind):
-        return [i for i, (c, o) in enumerate(zip(self.tableau[player], self.orient[player]))
-                if c in kind and o == UPRIGHT]
+        return [
+            i for i, (c, o) in enumerate(zip(self.tableau[player], self.orient[player])) if c in kind and o == UPRIGHT
+        ]
 
     def menu(self, me):
         """The actions on `me`'s menu now, in the pack's order, then ending the turn (engine:
@@ -402,7 +416,7 @@ class HandGame:
         if not self.acted and "found_settlement" not in self.used_game[me] and self.foundable(me):
             menu.append("found_settlement")
         if "additional_exploration" not in self.used_turn:
-            mine, best = self.vp[me], max(self.vp)     # a line between me and a rival lies below the best
+            mine, best = self.vp[me], max(self.vp)  # a line between me and a rival lies below the best
             if best > mine and any(mine < line <= best for line in self.lines):
                 menu.append("additional_exploration")
         menu.append(END_TURN)
@@ -420,12 +434,12 @@ class HandGame:
         spoils = have("spoils", 0)
         held = None
         for card in visible:
-            facts = mastery.get(card)         # None for an empty place or a card that is no technology
+            facts = mastery.get(card)  # None for an empty place or a card that is no technology
             if facts is None or facts[0] > hand_size:
                 continue
             _, others, spoils_needed, requires, kinds = facts
             spare = spoils - spoils_needed
-            if spare < 0 or (spare < joker and not kinds_held >= kinds):   # no joker: every kind is needed
+            if spare < 0 or (spare < joker and not kinds_held >= kinds):  # no joker: every kind is needed
                 continue
             short = 0
             for item, k in others:
@@ -447,7 +461,7 @@ class HandGame:
     def explore_once(self, me):
         terrains = self.pack.terrains
         card = self.draw(terrains[self.decide(me, terrains)])
-        if card is None:            # require found != none
+        if card is None:  # require found != none
             raise Undo()
         self.encounter(me, card)
 
@@ -556,7 +570,7 @@ class HandGame:
         paid = []
         n = self.joker_n
         for i, item in enumerate(cost):
-            rest = cost[i + 1:]
+            rest = cost[i + 1 :]
             choices = []
             if counts.get(item):
                 counts[item] -= 1
@@ -581,7 +595,7 @@ class HandGame:
         opponents = self.others(me)
         victim = opponents[self.decide(me, opponents)]
         loot = self.hand[victim]
-        if not loot:                # require count(hand(victim)) > 0
+        if not loot:  # require count(hand(victim)) > 0
             raise Undo()
         self.hand[me].append(loot.pop(self.choose_cards(me, loot, 1, 1, blind=True)[0]))
         weapons = self.upright(me, self.pack.weapon)
@@ -608,8 +622,9 @@ class HandGame:
 
     def improve_dwelling(self, me):
         pack = self.pack
-        dwellings = [i for i, (c, o) in enumerate(zip(self.tableau[me], self.orient[me]))
-                     if c in pack.dwelling and o != REVERSED]
+        dwellings = [
+            i for i, (c, o) in enumerate(zip(self.tableau[me], self.orient[me])) if c in pack.dwelling and o != REVERSED
+        ]
         used = dwellings[self.decide(me, [self.tableau[me][i] for i in dwellings])]
         spoils = [c for c in self.hand[me] if c == "spoils"]
         given = len(self.choose_cards(me, spoils, 1, min(pack.improve[self.tableau[me][used]], len(spoils))))
@@ -635,14 +650,27 @@ class HandGame:
 
     # ------------------------------------------------------------------ snapshots (for undo)
     def snapshot(self):
-        return ({z: list(c) for z, c in self.zones.items()}, [list(h) for h in self.hand],
-                [list(t) for t in self.tableau], [list(o) for o in self.orient], [list(t) for t in self.trophies],
-                list(self.vp), self.ap, self.rng.getstate())
+        return (
+            {z: list(c) for z, c in self.zones.items()},
+            [list(h) for h in self.hand],
+            [list(t) for t in self.tableau],
+            [list(o) for o in self.orient],
+            [list(t) for t in self.trophies],
+            list(self.vp),
+            self.ap,
+            self.rng.getstate(),
+        )
 
     def restore(self, snap):
         zones, hand, tableau, orient, trophies, vp, self.ap, rng = snap
-        self.zones, self.hand, self.tableau, self.orient, self.trophies, self.vp = \
-            zones, hand, tableau, orient, trophies, vp
+        self.zones, self.hand, self.tableau, self.orient, self.trophies, self.vp = (
+            zones,
+            hand,
+            tableau,
+            orient,
+            trophies,
+            vp,
+        )
         self.rng.setstate(rng)
         self.exploring_extra = False
 
@@ -673,7 +701,7 @@ class HandGame:
         self.path = self.counts = None
         self.dead = set()
         self.acted = True
-        if action == "found_settlement":          # whole_turn
+        if action == "found_settlement":  # whole_turn
             self.turn_ending = True
 
     def _remember_dead_end(self):
@@ -695,8 +723,9 @@ class HandGame:
         current = self.current
         for player in [(current + k) % self.n for k in range(self.n)]:
             if self.vp[player] >= self.goal:
-                self.ending = [(current + k) % self.n for k in range(1, self.n)
-                               if (current + k) % self.n != player] + [player]
+                self.ending = [(current + k) % self.n for k in range(1, self.n) if (current + k) % self.n != player] + [
+                    player
+                ]
                 if player == current:
                     self.turn_ending = True
                 return
@@ -785,11 +814,13 @@ def main():
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     pack = Pack()
-    started = time.process_time()      # CPU time: on a busy machine, leaves out the time others had the core
+    started = time.process_time()  # CPU time: on a busy machine, leaves out the time others had the core
     decisions = sum(play_random(pack, args.players, seed) for seed in range(args.games))
     elapsed = time.process_time() - started
-    print(f"{args.games} random {args.players}-player games (hand-written): {args.games / elapsed:.0f} games/s (CPU time), "
-          f"{decisions / elapsed:,.0f} decisions/s ({decisions / args.games:.0f} decisions a game)")
+    print(
+        f"{args.games} random {args.players}-player games (hand-written): {args.games / elapsed:.0f} games/s (CPU time), "
+        f"{decisions / elapsed:,.0f} decisions/s ({decisions / args.games:.0f} decisions a game)"
+    )
 
 
 if __name__ == "__main__":

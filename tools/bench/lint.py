@@ -30,7 +30,7 @@ What it does, in one run:
    `--json FILE` also writes the numbers. The script measures and never asserts: it exits 0 unless
    it could not run at all (bad arguments, a pack that does not lint clean, a tool that crashed).
 
-`knap` is run as `python -m engine.cli` from a copy of the checkout's `engine/`, `schemas/` and
+`knap` is run as `python -m engine.commands.cli` from a copy of the checkout's `engine/`, `schemas/` and
 `grammar/` taken at the start, so edits made to the checkout while the benchmark runs neither mix
 two versions of the code nor invalidate the cache between the cold and the warm run (the cache key
 hashes the engine's sources); `--installed` runs the `knap` beside the running Python instead.
@@ -40,6 +40,7 @@ row is skipped. Both tools run in the same environment: bytecode is written unde
 once untimed first, so neither pays for compiling its modules in a timed run, and the checkout gets
 no `__pycache__`. Standard library only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,17 +62,52 @@ SEED = 20240601
 RESOURCES = ["wood", "stone", "flint", "grass", "clay"]
 TECH_DECKS = ["weapons_deck", "daily_life_deck", "dwelling_deck"]
 TAGS = {"weapons_deck": "weapons", "daily_life_deck": "daily_life", "dwelling_deck": "dwelling"}
-WORDS = ["Stone", "Bone", "Flint", "Fire", "Reed", "Antler", "Hide", "Clay", "River", "Ochre", "Ember",
-         "Willow", "Mammoth", "Tusk", "Sinew", "Birch", "Pine", "Amber"]
-THINGS = ["Knife", "Spear", "Basket", "Hut", "Needle", "Drum", "Kiln", "Raft", "Trap", "Lamp", "Awl",
-          "Sling", "Net", "Shelter", "Pot", "Harpoon", "Cloak", "Flute"]
+WORDS = [
+    "Stone",
+    "Bone",
+    "Flint",
+    "Fire",
+    "Reed",
+    "Antler",
+    "Hide",
+    "Clay",
+    "River",
+    "Ochre",
+    "Ember",
+    "Willow",
+    "Mammoth",
+    "Tusk",
+    "Sinew",
+    "Birch",
+    "Pine",
+    "Amber",
+]
+THINGS = [
+    "Knife",
+    "Spear",
+    "Basket",
+    "Hut",
+    "Needle",
+    "Drum",
+    "Kiln",
+    "Raft",
+    "Trap",
+    "Lamp",
+    "Awl",
+    "Sling",
+    "Net",
+    "Shelter",
+    "Pot",
+    "Harpoon",
+    "Cloak",
+    "Flute",
+]
 
 # Effect texts in the DSL of content/cro-magnon/rules/*.yaml; `{n}` and `{tag}` are filled per card.
 EFFECTS = [
     "gain card.vp vp\ndraw 1 from forest to hand\n",
     "gain card.vp vp\nif count(hand(me)) > {n}:\n    discard last(hand(me))\n",
-    "draw {n} from forest to hand as found\nfor each c in found:\n    if c.type = resource:\n"
-    "        gain 1 vp\n",
+    "draw {n} from forest to hand as found\nfor each c in found:\n    if c.type = resource:\n        gain 1 vp\n",
     "gain card.vp + count(tableau(me) where tag = {tag}) vp\n",
     "require count(tableau(me) where tag = {tag}) >= 1\nchoose 1 from hand(me) as given\n"
     "discard given\ngain card.vp vp\n",
@@ -95,7 +131,9 @@ def write_pack(root: Path, cards: int, seed: int = SEED) -> list[Path]:
     (root / "cards").mkdir(parents=True)
     (root / "pack.yaml").write_text(
         f"kind: pack\nid: {PACK_ID}\nname: Generated benchmark pack\nversion: 1.0.0\n"
-        'engine: ">=0.1"\nplayers: {min: 2, max: 4}\n', encoding="utf-8")
+        'engine: ">=0.1"\nplayers: {min: 2, max: 4}\n',
+        encoding="utf-8",
+    )
 
     zones = [
         "kind: zone\nid: forest\nname: Forest deck\ntype: deck\nvisibility: hidden\nshuffled: true\n"
@@ -105,15 +143,23 @@ def write_pack(root: Path, cards: int, seed: int = SEED) -> list[Path]:
         "kind: zone\nid: tableau\nname: Mastered technologies\ntype: tableau\nowner: player\n"
         "visibility: public\norientation: true\n",
         "kind: zone\nid: technology_discard\nname: Technology discard pile\ntype: pile\nvisibility: public\n",
-    ] + [f"kind: zone\nid: {deck}\nname: {deck.replace('_', ' ').capitalize()}\ntype: deck\nvisibility: top\n"
-         f"shuffled: true\ndiscard: technology_discard\n" for deck in TECH_DECKS]
+    ] + [
+        f"kind: zone\nid: {deck}\nname: {deck.replace('_', ' ').capitalize()}\ntype: deck\nvisibility: top\n"
+        f"shuffled: true\ndiscard: technology_discard\n"
+        for deck in TECH_DECKS
+    ]
     (root / "zones.yaml").write_text("---\n".join(zones), encoding="utf-8")
     (root / "counters.yaml").write_text(
-        "kind: counter\nid: vp\nname: Victory points\nowner: player\nstart: 0\nmin: 0\n", encoding="utf-8")
-    (root / "resources.yaml").write_text("---\n".join(
-        f"kind: card\nid: {res}\nname: {res.capitalize()}\ntype: resource\ndeck: forest\ncopies: 12\n"
-        f"tags: [terrain]\nstats: {{exchange_rate: 3}}\ntext: \"Resource.\"\n" for res in RESOURCES),
-        encoding="utf-8")
+        "kind: counter\nid: vp\nname: Victory points\nowner: player\nstart: 0\nmin: 0\n", encoding="utf-8"
+    )
+    (root / "resources.yaml").write_text(
+        "---\n".join(
+            f"kind: card\nid: {res}\nname: {res.capitalize()}\ntype: resource\ndeck: forest\ncopies: 12\n"
+            f'tags: [terrain]\nstats: {{exchange_rate: 3}}\ntext: "Resource."\n'
+            for res in RESOURCES
+        ),
+        encoding="utf-8",
+    )
 
     files = []
     width = max(5, len(str(cards)))
@@ -130,7 +176,7 @@ def write_pack(root: Path, cards: int, seed: int = SEED) -> list[Path]:
         requires = sorted({f"tech_{n:0{width}d}" for n in rng.sample(pool, min(wanted, len(pool)))})
         vp = len(cost) - 1 + len(requires)
         # a first line unique to the card, so that no text is served from the parser's cache
-        effect = f"log \"card {number}\"\n" + rng.choice(EFFECTS).format(n=rng.randint(1, 4), tag=tag)
+        effect = f'log "card {number}"\n' + rng.choice(EFFECTS).format(n=rng.randint(1, 4), tag=tag)
         name = f"{rng.choice(WORDS)} {rng.choice(THINGS)} {number}"
         lines = [
             "kind: card",
@@ -176,7 +222,7 @@ def knap_command(env: dict, work: Path, installed: bool) -> list[str]:
     for folder in ("engine", "schemas", "grammar"):
         shutil.copytree(REPO / folder, snapshot / folder, ignore=shutil.ignore_patterns("__pycache__", "_bundled"))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(snapshot), env.get("PYTHONPATH", "")]))
-    return [sys.executable, "-m", "engine.cli"]
+    return [sys.executable, "-m", "engine.commands.cli"]
 
 
 def check_jsonschema_command() -> list[str] | None:
@@ -222,8 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts (default 3)")
     parser.add_argument("--json", metavar="FILE", help="also write the numbers to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder and print where it is")
-    parser.add_argument("--installed", action="store_true",
-                        help="time the installed `knap` script instead of a snapshot of this checkout")
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="time the installed `knap` script instead of a snapshot of this checkout",
+    )
     args = parser.parse_args(argv)
     if args.cards < 1 or args.repeat < 1:
         parser.error("--cards and --repeat must be at least 1")
@@ -257,8 +306,10 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
     started = time.perf_counter()
     card_files = write_pack(pack, args.cards)
     all_files = sum(1 for _ in pack.rglob("*.yaml"))
-    print(f"generated {args.cards} cards ({all_files} YAML files) in {time.perf_counter() - started:.1f} s: {pack}",
-          file=sys.stderr)
+    print(
+        f"generated {args.cards} cards ({all_files} YAML files) in {time.perf_counter() - started:.1f} s: {pack}",
+        file=sys.stderr,
+    )
 
     # Untimed: export the schemas, check that both tools pass the pack (and compile their bytecode).
     schemas = work / "schemas"
@@ -294,7 +345,7 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
     try:
         for round_ in range(args.repeat):
             print(f"round {round_ + 1}/{args.repeat} ...", file=sys.stderr)
-            cache = work / f"cache-{round_}"          # a new, empty cache folder per round
+            cache = work / f"cache-{round_}"  # a new, empty cache folder per round
             timed("knap_startup", knap + ["--version"])
             timed("cold", knap + ["lint", PACK_ID, "--no-cache"])
             timed("cold_one_core", knap + ["lint", PACK_ID, "--no-cache", "--jobs", "1"])
@@ -308,7 +359,13 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
         return 2
 
     best = {key: min(times) for key, times in runs.items()}
-    files = {"cold": all_files, "cold_one_core": all_files, "cold_writes_cache": all_files, "warm": all_files, "schema_only": len(card_files)}
+    files = {
+        "cold": all_files,
+        "cold_one_core": all_files,
+        "cold_writes_cache": all_files,
+        "warm": all_files,
+        "schema_only": len(card_files),
+    }
     cold, warm, schema_only = best["cold"], best["warm"], best.get("schema_only")
     ratios = {"cold / schema-only": cold / schema_only} if schema_only else {}
     if schema_only:
@@ -317,14 +374,17 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
     targets = {"cold <= schema-only": cold <= schema_only} if schema_only else {}
     targets["warm <= 0.1 x cold"] = warm <= 0.1 * cold
 
-    lines = [f"{args.cards} cards, one per file ({all_files} YAML files in the pack); best of {args.repeat} runs; "
-             f"Python {platform.python_version()}, {os.cpu_count()} CPUs",
-             f"{'measurement':32} {'seconds':>8} {'files':>6} {'files/s':>8}   all runs"]
+    lines = [
+        f"{args.cards} cards, one per file ({all_files} YAML files in the pack); best of {args.repeat} runs; "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs",
+        f"{'measurement':32} {'seconds':>8} {'files':>6} {'files/s':>8}   all runs",
+    ]
     for key, seconds in best.items():
         count = files.get(key)
         rate = f"{count / seconds:8.0f}" if count else " " * 8
-        lines.append(f"{LABELS[key]:32} {seconds:8.3f} {count or '':>6} {rate}   "
-                     + " ".join(f"{t:.3f}" for t in runs[key]))
+        lines.append(
+            f"{LABELS[key]:32} {seconds:8.3f} {count or '':>6} {rate}   " + " ".join(f"{t:.3f}" for t in runs[key])
+        )
     if len(batches) > 1:
         lines.append(f"(check-jsonschema ran in {len(batches)} batches; its time is their sum)")
     lines.append("")
@@ -335,11 +395,20 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
     print("\n".join(lines), flush=True)
 
     if args.json:
-        data = {"cards": args.cards, "files": all_files, "repeat": args.repeat, "python": platform.python_version(),
-                "cpus": os.cpu_count(), "command": {"knap": knap, "check_jsonschema": cjs},
-                "check_jsonschema_batches": len(batches), "seconds": best, "runs": runs,
-                "files_per_second": {k: files[k] / best[k] for k in files if k in best},
-                "ratios": ratios, "targets_met": targets}
+        data = {
+            "cards": args.cards,
+            "files": all_files,
+            "repeat": args.repeat,
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "command": {"knap": knap, "check_jsonschema": cjs},
+            "check_jsonschema_batches": len(batches),
+            "seconds": best,
+            "runs": runs,
+            "files_per_second": {k: files[k] / best[k] for k in files if k in best},
+            "ratios": ratios,
+            "targets_met": targets,
+        }
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -4,6 +4,7 @@
 
 `--agent greedy` seats greedy bots (as `knap sim --agents greedy` does) instead of random answers.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.packs import resolve_target  # noqa: E402
-from engine.runtime import rules as rules_module  # noqa: E402
-from engine.runtime import agents  # noqa: E402
-from engine.runtime.game import Game  # noqa: E402
-from engine.runtime.session import play_out, play_randomly  # noqa: E402
+from engine.content.packs import resolve_target
+from engine.runtime import agents
+from engine.runtime import rules as rules_module
+from engine.runtime.game import Game
+from engine.runtime.session import play_out, play_randomly
 
 
 def main() -> None:
@@ -29,8 +30,12 @@ def main() -> None:
     parser.add_argument("games", type=int)
     parser.add_argument("--sort", default="tottime")
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--agent", choices=sorted(agents.AGENTS), default="random",
-                        help="who answers: random answers (the soak's games) or bots of this kind at every seat")
+    parser.add_argument(
+        "--agent",
+        choices=sorted(agents.AGENTS),
+        default="random",
+        help="who answers: random answers (the soak's games) or bots of this kind at every seat",
+    )
     args = parser.parse_args()
     rules = rules_module.load(resolve_target(args.pack))
     profile = cProfile.Profile()

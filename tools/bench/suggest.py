@@ -19,6 +19,7 @@ Usage (from anywhere; the project is found relative to this file)::
 The script measures and never asserts: it exits 0 unless it could not run (exit 2). `--json FILE`
 also writes the numbers. Standard library and the project only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,12 +35,36 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from engine import suggestions  # noqa: E402
+from engine import suggestions
 
 SEED = 20261210
 _SYLLABLES = ["ka", "ro", "mi", "tan", "gor", "el", "u", "bri", "sha", "dun", "ve", "lo", "th", "ar", "is", "on"]
-_WORDS = ["stone", "axe", "wolf", "bear", "fire", "river", "amber", "bone", "hunt", "cave", "spear", "flint",
-          "moss", "reed", "hide", "clay", "owl", "elk", "ash", "oak", "salt", "ochre", "horn", "shell"]
+_WORDS = [
+    "stone",
+    "axe",
+    "wolf",
+    "bear",
+    "fire",
+    "river",
+    "amber",
+    "bone",
+    "hunt",
+    "cave",
+    "spear",
+    "flint",
+    "moss",
+    "reed",
+    "hide",
+    "clay",
+    "owl",
+    "elk",
+    "ash",
+    "oak",
+    "salt",
+    "ochre",
+    "horn",
+    "shell",
+]
 
 
 def make_ids(count: int, rng: random.Random) -> list[str]:
@@ -48,8 +73,11 @@ def make_ids(count: int, rng: random.Random) -> list[str]:
     while len(ids) < count:
         parts = []
         for _ in range(rng.choice((2, 2, 3))):
-            parts.append(rng.choice(_WORDS) if rng.random() < 0.5 else
-                         "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3))))
+            parts.append(
+                rng.choice(_WORDS)
+                if rng.random() < 0.5
+                else "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3)))
+            )
         if rng.random() < 0.3:
             parts.append(str(rng.randint(1, 99)))
         ids.add("_".join(parts))
@@ -62,11 +90,11 @@ def near_miss(word: str, rng: random.Random) -> str:
     edit = rng.choice(("change", "drop", "add", "swap"))
     letter = rng.choice(string.ascii_lowercase)
     if edit == "change":
-        return word[:i] + letter + word[i + 1:]
+        return word[:i] + letter + word[i + 1 :]
     if edit == "drop" and len(word) > 3:
-        return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1 :]
     if edit == "swap" and i + 1 < len(word):
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
     return word[:i] + letter + word[i:]
 
 
@@ -101,10 +129,17 @@ def time_functions(ids: list[str], misses: list[str]) -> dict:
     start = time.perf_counter()
     fresh = [suggestions.closest(word, set(ids) | {f"local_{n % 7}"}) for n, word in enumerate(misses)]
     fresh_seconds = time.perf_counter() - start
-    return {"old_seconds": old_seconds, "new_seconds": new_seconds, "index_seconds": built,
-            "ratio": old_seconds / new_seconds, "same_answers": sum(a == b for a, b in zip(old, new)),
-            "answers": len(misses), "found": sum(a is not None for a in new),
-            "fresh_set_seconds": fresh_seconds, "fresh_same_answers": sum(a == b for a, b in zip(old, fresh))}
+    return {
+        "old_seconds": old_seconds,
+        "new_seconds": new_seconds,
+        "index_seconds": built,
+        "ratio": old_seconds / new_seconds,
+        "same_answers": sum(a == b for a, b in zip(old, new)),
+        "answers": len(misses),
+        "found": sum(a is not None for a in new),
+        "fresh_set_seconds": fresh_seconds,
+        "fresh_same_answers": sum(a == b for a, b in zip(old, fresh)),
+    }
 
 
 # ------------------------------------------------------------------------------ a pack to lint
@@ -130,6 +165,7 @@ def write_pack(folder: Path, pack_id: str, ids: list[str], misses: list[str], pe
 
 def lint_seconds(root: Path) -> tuple[float, int]:
     from engine import lint
+
     start = time.perf_counter()
     result = lint.lint([root], None, jobs=1)
     return time.perf_counter() - start, len(result.diagnostics)
@@ -144,12 +180,19 @@ def time_lint(ids: list[str], misses: list[str]) -> dict:
         good = write_pack(Path(folder), "correct", ids, [rng.choice(ids) for _ in misses])
         clean, clean_findings = lint_seconds(good)
         new, findings = lint_seconds(bad)
-        with unittest.mock.patch.object(suggestions.NameIndex, "closest",
-                                        lambda self, word, cutoff=suggestions.CUTOFF: old_way(word, self.names)):
+        with unittest.mock.patch.object(
+            suggestions.NameIndex, "closest", lambda self, word, cutoff=suggestions.CUTOFF: old_way(word, self.names)
+        ):
             old, old_findings = lint_seconds(bad)
-    return {"lint_correct_seconds": clean, "lint_new_seconds": new, "lint_old_seconds": old,
-            "lint_ratio": old / new, "findings": findings, "old_findings": old_findings,
-            "correct_findings": clean_findings}
+    return {
+        "lint_correct_seconds": clean,
+        "lint_new_seconds": new,
+        "lint_old_seconds": old,
+        "lint_ratio": old / new,
+        "findings": findings,
+        "old_findings": old_findings,
+        "correct_findings": clean_findings,
+    }
 
 
 def main(argv=None) -> int:
@@ -167,21 +210,30 @@ def main(argv=None) -> int:
     numbers = {"ids": args.ids, "misses": args.misses, **time_functions(ids, misses)}
     print(f"{args.ids} ids, {args.misses} near-misses, cutoff {suggestions.CUTOFF}")
     print(f"  old way (difflib over every id): {numbers['old_seconds']:8.2f} s")
-    print(f"  suggestions.closest:             {numbers['new_seconds']:8.2f} s "
-          f"(index built in {numbers['index_seconds']:.2f} s)")
+    print(
+        f"  suggestions.closest:             {numbers['new_seconds']:8.2f} s "
+        f"(index built in {numbers['index_seconds']:.2f} s)"
+    )
     print(f"  ratio old / new:                 {numbers['ratio']:8.0f} x")
-    print(f"  same answer:                     {numbers['same_answers']} of {numbers['answers']} "
-          f"({numbers['found']} with a suggestion)")
-    print(f"  a new set for each word:         {numbers['fresh_set_seconds']:8.2f} s "
-          f"(as the DSL checker asks; same answer for {numbers['fresh_same_answers']})")
+    print(
+        f"  same answer:                     {numbers['same_answers']} of {numbers['answers']} "
+        f"({numbers['found']} with a suggestion)"
+    )
+    print(
+        f"  a new set for each word:         {numbers['fresh_set_seconds']:8.2f} s "
+        f"(as the DSL checker asks; same answer for {numbers['fresh_same_answers']})"
+    )
     if args.lint:
         numbers.update(time_lint(ids, misses))
         print(f"knap lint of {args.ids} cards, {args.misses} costing a near-miss (one process, no cache)")
         print(f"  with correct references:         {numbers['lint_correct_seconds']:8.2f} s")
-        print(f"  near-misses, suggestions:        {numbers['lint_new_seconds']:8.2f} s "
-              f"({numbers['findings']} findings)")
-        print(f"  near-misses, old way:            {numbers['lint_old_seconds']:8.2f} s "
-              f"({numbers['old_findings']} findings)")
+        print(
+            f"  near-misses, suggestions:        {numbers['lint_new_seconds']:8.2f} s ({numbers['findings']} findings)"
+        )
+        print(
+            f"  near-misses, old way:            {numbers['lint_old_seconds']:8.2f} s "
+            f"({numbers['old_findings']} findings)"
+        )
         print(f"  ratio old / new:                 {numbers['lint_ratio']:8.1f} x")
     if args.json:
         args.json.write_text(json.dumps(numbers, indent=2) + "\n", encoding="utf-8")

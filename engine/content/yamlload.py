@@ -6,24 +6,26 @@ keys, tags and alias bombs become diagnostics with positions instead of surprise
 not copied out eagerly: the composed nodes are kept and a value's position is looked up by its
 path only when a diagnostic needs it.
 """
+
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 
 import yaml
 
-from .confine import LinkOutside, Root, root_of
-from .diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic
+from engine.files.confine import LinkOutside, Root, root_of
 
 try:  # the C composer ships in PyYAML's wheels; the pure one is a fallback
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader
 
-MAX_FILE_BYTES = 1 << 20          # Y006
-MAX_DEPTH = 64                    # Y007
-MAX_EXPANDED_NODES = 100_000      # Y005, per document, counting aliases by what they expand to
+MAX_FILE_BYTES = 1 << 20  # Y006
+MAX_DEPTH = 64  # Y007
+MAX_EXPANDED_NODES = 100_000  # Y005, per document, counting aliases by what they expand to
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
@@ -34,9 +36,9 @@ _TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 @dataclass
 class Document:
     file: str
-    index: int                 # position of the document in its file (0-based)
+    index: int  # position of the document in its file (0-based)
     data: object
-    node: yaml.Node | None     # the composed node, for positions; None when loaded from the cache
+    node: yaml.Node | None  # the composed node, for positions; None when loaded from the cache
 
 
 @dataclass
@@ -53,7 +55,7 @@ class _Abort(Exception):
 
 
 def _shown_tag(tag: str) -> str:
-    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
 def _pos(node) -> tuple[int, int]:
@@ -78,20 +80,41 @@ class _Constructor:
 
     def build(self, node, depth=0):
         if depth > MAX_DEPTH:
-            raise _Abort(_diag("Y007", f"the document nests deeper than {MAX_DEPTH} levels", self.file, node,
-                               "flatten the structure; content never needs this depth"))
+            raise _Abort(
+                _diag(
+                    "Y007",
+                    f"the document nests deeper than {MAX_DEPTH} levels",
+                    self.file,
+                    node,
+                    "flatten the structure; content never needs this depth",
+                )
+            )
         key = id(node)
         if key in self.seen:  # an alias: the same node again
             self.expanded += self.sizes.get(key, 1)
             if self.expanded > MAX_EXPANDED_NODES:
-                raise _Abort(_diag("Y005", f"aliases expand this document past {MAX_EXPANDED_NODES:,} values",
-                                   self.file, node, "write the data out instead of repeating anchors"))
+                raise _Abort(
+                    _diag(
+                        "Y005",
+                        f"aliases expand this document past {MAX_EXPANDED_NODES:,} values",
+                        self.file,
+                        node,
+                        "write the data out instead of repeating anchors",
+                    )
+                )
             return self.seen[key]
         before = self.expanded
         self.expanded += 1
         if self.expanded > MAX_EXPANDED_NODES:
-            raise _Abort(_diag("Y005", f"the document holds more than {MAX_EXPANDED_NODES:,} values",
-                               self.file, node, "split it into smaller documents"))
+            raise _Abort(
+                _diag(
+                    "Y005",
+                    f"the document holds more than {MAX_EXPANDED_NODES:,} values",
+                    self.file,
+                    node,
+                    "split it into smaller documents",
+                )
+            )
         tag = node.tag or ""
         if isinstance(node, yaml.ScalarNode):
             value = self._scalar(node, tag)
@@ -107,34 +130,57 @@ class _Constructor:
 
     def _check_tag(self, node, tag, expected):
         if tag != _TAG + expected:
-            raise _Abort(_diag("Y004", f"the tag `{_shown_tag(tag)}` is not allowed in content", self.file, node,
-                               "remove the tag; content is plain lists, mappings and scalars"))
+            raise _Abort(
+                _diag(
+                    "Y004",
+                    f"the tag `{_shown_tag(tag)}` is not allowed in content",
+                    self.file,
+                    node,
+                    "remove the tag; content is plain lists, mappings and scalars",
+                )
+            )
 
     def _scalar(self, node, tag):
         text = node.value
         if tag == _TAG + "str" or tag == _TAG + "timestamp":
             return text
         if tag == _TAG + "int":
-            if len(text) > 30:   # also keeps Python's int-from-text limit (4300 digits) from raising
-                raise _Abort(_diag("S006", f"the number has {len(text)} digits; content numbers are small",
-                                   self.file, node, "quote it if it is meant as text"))
+            if len(text) > 30:  # also keeps Python's int-from-text limit (4300 digits) from raising
+                raise _Abort(
+                    _diag(
+                        "S006",
+                        f"the number has {len(text)} digits; content numbers are small",
+                        self.file,
+                        node,
+                        "quote it if it is meant as text",
+                    )
+                )
             return _SAFE.construct_yaml_int(node)
         if tag == _TAG + "float":
             try:
                 value = _SAFE.construct_yaml_float(node)
             except (ValueError, OverflowError):
-                raise _Abort(_diag("S006", "the number is out of range", self.file, node,
-                                   "quote it if it is meant as text")) from None
-            if value != value or value in (float("inf"), float("-inf")):
-                raise _Abort(_diag("S003", f"`{text}` is not a finite number", self.file, node,
-                                   "use an ordinary number"))
+                raise _Abort(
+                    _diag("S006", "the number is out of range", self.file, node, "quote it if it is meant as text")
+                ) from None
+            if not math.isfinite(value):  # nan or an infinity
+                raise _Abort(
+                    _diag("S003", f"`{text}` is not a finite number", self.file, node, "use an ordinary number")
+                )
             return value
         if tag == _TAG + "bool":
             return text in _TRUE
         if tag == _TAG + "null":
             return None
-        raise _Abort(_diag("Y004", f"the tag `{_shown_tag(tag)}` is not allowed in content", self.file, node,
-                           "remove the tag; content is plain lists, mappings and scalars"))
+        raise _Abort(
+            _diag(
+                "Y004",
+                f"the tag `{_shown_tag(tag)}` is not allowed in content",
+                self.file,
+                node,
+                "remove the tag; content is plain lists, mappings and scalars",
+            )
+        )
 
     def _mapping(self, node, depth):
         result: dict = {}
@@ -145,17 +191,30 @@ class _Constructor:
                 continue
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _TAG + "str":
                 shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
-                self.diagnostics.append(_diag(
-                    "Y003", f"the key `{shown}` is not a string", self.file, key_node,
-                    f"quote it: `\"{shown}\":`" if isinstance(key_node, yaml.ScalarNode) else
-                    "keys must be plain text"))
+                self.diagnostics.append(
+                    _diag(
+                        "Y003",
+                        f"the key `{shown}` is not a string",
+                        self.file,
+                        key_node,
+                        f'quote it: `"{shown}":`'
+                        if isinstance(key_node, yaml.ScalarNode)
+                        else "keys must be plain text",
+                    )
+                )
                 continue
             key = key_node.value
             if key in result:
                 first = next(k for k, _ in node.value if isinstance(k, yaml.ScalarNode) and k.value == key)
-                self.diagnostics.append(_diag(
-                    "Y002", f"the key `{key}` appears twice in this mapping (first at line "
-                    f"{first.start_mark.line + 1})", self.file, key_node, "remove or rename one of them"))
+                self.diagnostics.append(
+                    _diag(
+                        "Y002",
+                        f"the key `{key}` appears twice in this mapping (first at line {first.start_mark.line + 1})",
+                        self.file,
+                        key_node,
+                        "remove or rename one of them",
+                    )
+                )
                 continue
             result[key] = self.build(value_node, depth + 1)
         for merge in merges:  # `<<: *base` copies keys the mapping does not set itself
@@ -173,7 +232,7 @@ def _point_at_overflowing_alias(diag: Diagnostic, text: str, document: int):
     """Composed aliases are the anchored node itself and carry no position; replay the parser's events,
     counting what each alias expands to, to find the alias that crosses the limit."""
     sizes: dict[str, int] = {}
-    open_: list[list] = []          # [anchor, values counted when it started]
+    open_: list[list] = []  # [anchor, values counted when it started]
     total = 0
     current = -1
     for event in yaml.parse(text, Loader=_Loader):
@@ -216,12 +275,14 @@ def load_text(text: str, path: str) -> LoadedFile:
         code, hint = "Y001", _yaml_hint(problem, exc.context)
         if "nesting depth" in problem:
             code, hint = "Y007", "flatten the structure; content never needs this depth"
-        loaded.diagnostics.append(Diagnostic(code, f"{problem}" + (f" ({exc.context})" if exc.context else ""),
-                                             path, line, col, hint))
+        loaded.diagnostics.append(
+            Diagnostic(code, f"{problem}" + (f" ({exc.context})" if exc.context else ""), path, line, col, hint)
+        )
         return loaded
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        loaded.diagnostics.append(Diagnostic("Y001", f"invalid YAML: {str(exc).splitlines()[0]}", path, 1, 1,
-                                             "check the file's structure"))
+        loaded.diagnostics.append(
+            Diagnostic("Y001", f"invalid YAML: {str(exc).splitlines()[0]}", path, 1, 1, "check the file's structure")
+        )
         return loaded
     for index, node in enumerate(nodes):
         if node is None:
@@ -239,9 +300,15 @@ def load_text(text: str, path: str) -> LoadedFile:
         if data is None:  # an empty document, as between two `---`
             continue
         if not isinstance(data, dict):
-            loaded.diagnostics.append(_diag("Y009", "this document is a "
-                                            f"{'list' if isinstance(data, list) else 'single value'}, not a mapping",
-                                            path, node, "start the document with `kind: ...`"))
+            loaded.diagnostics.append(
+                _diag(
+                    "Y009",
+                    f"this document is a {'list' if isinstance(data, list) else 'single value'}, not a mapping",
+                    path,
+                    node,
+                    "start the document with `kind: ...`",
+                )
+            )
             continue
         loaded.documents.append(Document(path, index, data, node))
     return loaded
@@ -273,9 +340,21 @@ def read_regular(path: str, root: Root | None = None) -> bytes | None:
 
 def _link_outside(path: str) -> LoadedFile:
     """The result for a link leading out of its pack: one finding at the link, nothing of the target."""
-    return LoadedFile(path, "", [], [Diagnostic(
-        "P009", "this is a link leading out of the pack; knap does not follow it", path, 1, 1,
-        "copy the file into the pack (a pack may itself be a link to a folder, as a whole)")])
+    return LoadedFile(
+        path,
+        "",
+        [],
+        [
+            Diagnostic(
+                "P009",
+                "this is a link leading out of the pack; knap does not follow it",
+                path,
+                1,
+                1,
+                "copy the file into the pack (a pack may itself be a link to a folder, as a whole)",
+            )
+        ],
+    )
 
 
 def load_file(path: str, root: Root | None = None) -> LoadedFile:
@@ -286,8 +365,16 @@ def load_file(path: str, root: Root | None = None) -> LoadedFile:
     except LinkOutside:
         return _link_outside(path)
     if raw is None:
-        return LoadedFile(path, "", [], [Diagnostic("P003", "cannot read this as a regular file", path, 1, 1,
-                                                    "packs hold plain, readable files only")])
+        return LoadedFile(
+            path,
+            "",
+            [],
+            [
+                Diagnostic(
+                    "P003", "cannot read this as a regular file", path, 1, 1, "packs hold plain, readable files only"
+                )
+            ],
+        )
     if len(raw) > MAX_FILE_BYTES:
         return oversize(path, os.path.getsize(path))
     return load_bytes(raw, path)
@@ -300,9 +387,21 @@ def _line_col(before: str) -> tuple[int, int]:
 
 def oversize(path: str, size: int) -> LoadedFile:
     """The result for a file over the size limit: one diagnostic, nothing parsed."""
-    return LoadedFile(path, "", [], [Diagnostic(
-        "Y006", f"the file is {size / (1 << 20):.1f} MiB; the limit is {MAX_FILE_BYTES / (1 << 20):.0f} MiB",
-        path, 1, 1, "split it into several files")])
+    return LoadedFile(
+        path,
+        "",
+        [],
+        [
+            Diagnostic(
+                "Y006",
+                f"the file is {size / (1 << 20):.1f} MiB; the limit is {MAX_FILE_BYTES / (1 << 20):.0f} MiB",
+                path,
+                1,
+                1,
+                "split it into several files",
+            )
+        ],
+    )
 
 
 def load_bytes(raw: bytes, path: str) -> LoadedFile:
@@ -310,14 +409,29 @@ def load_bytes(raw: bytes, path: str) -> LoadedFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, col = _line_col(raw[: exc.start].decode("utf-8", "replace"))
-        return LoadedFile(path, "", [], [Diagnostic("Y008", f"byte 0x{raw[exc.start]:02x} is not UTF-8", path,
-                                                     line, col, "save the file as UTF-8")])
+        return LoadedFile(
+            path,
+            "",
+            [],
+            [
+                Diagnostic(
+                    "Y008", f"byte 0x{raw[exc.start]:02x} is not UTF-8", path, line, col, "save the file as UTF-8"
+                )
+            ],
+        )
     if "\x00" in text:
         line, col = _line_col(text[: text.index("\x00")])
-        return LoadedFile(path, "", [], [Diagnostic("Y008", "the file contains a NUL byte (binary data)", path,
-                                                     line, col, "save the file as UTF-8 text")])
-    if text.startswith("\ufeff"):
-        text = text[1:]
+        return LoadedFile(
+            path,
+            "",
+            [],
+            [
+                Diagnostic(
+                    "Y008", "the file contains a NUL byte (binary data)", path, line, col, "save the file as UTF-8 text"
+                )
+            ],
+        )
+    text = text.removeprefix("\ufeff")
     return load_text(text, path)
 
 
@@ -359,14 +473,14 @@ def text_position(node, path, source_lines: list[str], offset: int) -> tuple[int
     first, last = value.start_mark.line, min(value.end_mark.line, len(source_lines) - 1)
     if value.style == '"' and first == last and first < len(source_lines):
         return first + 1, _escaped_column(source_lines[first], value.start_mark.column + 1, offset) + 1
-    segments = []          # (offset in text, line, column) where a source line's content starts
+    segments = []  # (offset in text, line, column) where a source line's content starts
     searched = 0
     for number in range(first, last + 1):
         raw = source_lines[number]
         start = 0
         if number == first:
             if value.style in ("|", ">"):
-                continue   # the header line: `key: |`
+                continue  # the header line: `key: |`
             start = value.start_mark.column + (1 if value.style in ("'", '"') else 0)
         content = raw[start:]
         stripped = content.lstrip(" \t")

@@ -1,11 +1,11 @@
 """The conventions every `knap` command follows: help that states each default, one spelling per option
 (the old ones kept as hidden aliases that name the new one), and `--format` + `--output` wherever a
 command writes something a program may read."""
+
 from __future__ import annotations
 
 import argparse
 import sys
-
 
 
 def _worth_stating(default) -> bool:
@@ -46,8 +46,9 @@ class DeprecatedAlias(argparse.Action):
 def add_output(parser, formats: list[str], default: str, what: str, json_note: str = ""):
     """`--format` and `--output FILE`, spelt and explained alike by every command."""
     parser.add_argument("--format", choices=formats, default=default, help=f"how to write {what}{json_note}")
-    parser.add_argument("--output", "-o", metavar="FILE",
-                        help=f"write {what} to FILE (whole or not at all) instead of standard output")
+    parser.add_argument(
+        "--output", "-o", metavar="FILE", help=f"write {what} to FILE (whole or not at all) instead of standard output"
+    )
 
 
 def text_console(output: str | None, **kwargs):
@@ -56,7 +57,8 @@ def text_console(output: str | None, **kwargs):
     table cell or wrap a line: the reader's pager or editor decides how to show long lines."""
     import io
 
-    from .safe_text import console
+    from engine.safe_text import console
+
     if output:
         buffer = io.StringIO()
         return console(file=buffer, width=1000, **kwargs), buffer

@@ -1,5 +1,6 @@
 """The checks themselves: per file (YAML, schemas) and per pack (ids, references, DSL texts, decks,
 components, the prerequisite graph). `lint.py` decides what to run and caches the results."""
+
 from __future__ import annotations
 
 import functools
@@ -7,27 +8,37 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compose, dsl, lint_fix, schema_check, suggestions, suppressions, techgraph, unread_fields
-from .diagnostics import Diagnostic
-from .packs import PackFiles, display
+from engine import dsl, suggestions
+from engine.content import compose
+from engine.content import schema as schema_check
+from engine.content.packs import PackFiles, display
+from engine.content.yamlload import LoadedFile, position, text_position
+from engine.diagnostics import Diagnostic
+
+from . import fix as lint_fix
+from . import graph as techgraph
+from . import suppressions, unread_fields
 from .stats import PROVENANCE, PackStats
-from .yamlload import LoadedFile, position, text_position
 
 
 @dataclass
 class FileResult:
     """What one file yields on its own: its diagnostics (positions resolved), its documents, and the
     parsed instructions of its DSL texts, keyed by document index and path (None: did not parse)."""
+
     path: str
     diagnostics: list[Diagnostic]
-    documents: list[tuple[int, dict]]          # (index in file, data)
+    documents: list[tuple[int, dict]]  # (index in file, data)
     texts: dict[tuple, list | None] = field(default_factory=dict)
-    invalid: set[int] = field(default_factory=set)   # documents that break their schema
+    invalid: set[int] = field(default_factory=set)  # documents that break their schema
 
     def to_json(self):
-        return {"d": [d.to_json() for d in self.diagnostics], "docs": self.documents,
-                "texts": [[index, list(path), ir] for (index, path), ir in self.texts.items()],
-                "invalid": sorted(self.invalid)}
+        return {
+            "d": [d.to_json() for d in self.diagnostics],
+            "docs": self.documents,
+            "texts": [[index, list(path), ir] for (index, path), ir in self.texts.items()],
+            "invalid": sorted(self.invalid),
+        }
 
     @classmethod
     def from_json(cls, path, data):
@@ -68,8 +79,16 @@ def check_file(loaded: LoadedFile) -> FileResult:
     lines = loaded.text.splitlines()
     if "knap:" in loaded.text:
         for line, col, code in suppressions.parse(lines)[2]:
-            diags.append(Diagnostic("L001", f"the suppression names an unknown rule code `{code}`", loaded.path,
-                                    line, col, "see `knap lint --explain all`"))
+            diags.append(
+                Diagnostic(
+                    "L001",
+                    f"the suppression names an unknown rule code `{code}`",
+                    loaded.path,
+                    line,
+                    col,
+                    "see `knap lint --explain all`",
+                )
+            )
     texts = {}
     invalid = set()
     for doc in loaded.documents:
@@ -80,12 +99,25 @@ def check_file(loaded: LoadedFile) -> FileResult:
             invalid.add(doc.index)
         if doc.data.get("kind") not in schema_check.kinds():
             continue
-        for path, mode, text in dsl_texts(doc.data):   # syntax is file-local: parse here, check names later
+        for path, mode, text in dsl_texts(doc.data):  # syntax is file-local: parse here, check names later
             ir, problem = dsl.parse(text, mode)
             texts[(doc.index, path)] = ir
             if problem is not None:
-                diags.append(locate(Diagnostic(problem.code, problem.message, loaded.path, hint=problem.hint,
-                                               doc_index=doc.index, path=path, offset=problem.offset), loaded, lines))
+                diags.append(
+                    locate(
+                        Diagnostic(
+                            problem.code,
+                            problem.message,
+                            loaded.path,
+                            hint=problem.hint,
+                            doc_index=doc.index,
+                            path=path,
+                            offset=problem.offset,
+                        ),
+                        loaded,
+                        lines,
+                    )
+                )
     return FileResult(loaded.path, diags, docs, texts, invalid)
 
 
@@ -102,20 +134,28 @@ def _verbs_in(ir) -> set[str]:
 
 
 # ------------------------------------------------------------------------------ per pack
-_UNKNOWN_NAMES = ("unknown name `", "unknown function `")    # D002 messages of dsl.Checker about undefined ids
-_CATEGORY_OF_REF = {"card": {"card"}, "prerequisite": {"card"}, "zone": {"zone"}, "counter": {"counter"},
-                    "parameter": {"parameter"}, "any": None, "value": None}
+_UNKNOWN_NAMES = ("unknown name `", "unknown function `")  # D002 messages of dsl.Checker about undefined ids
+_CATEGORY_OF_REF = {
+    "card": {"card"},
+    "prerequisite": {"card"},
+    "zone": {"zone"},
+    "counter": {"counter"},
+    "parameter": {"parameter"},
+    "any": None,
+    "value": None,
+}
 
 
 @dataclass
 class Base:
     """A pack named in `extends`, as the lint layer found it."""
-    position: int                    # in the manifest's `extends` list
+
+    position: int  # in the manifest's `extends` list
     pack_id: str
-    root: Path | None = None         # its folder, when found
-    effective: compose.Effective | None = None   # None: not found, or in a cycle
-    errors: int = 0                  # its own errors
-    cycle: list[str] | None = None   # pack ids around a cycle of `extends` through this pack
+    root: Path | None = None  # its folder, when found
+    effective: compose.Effective | None = None  # None: not found, or in a cycle
+    errors: int = 0  # its own errors
+    cycle: list[str] | None = None  # pack ids around a cycle of `extends` through this pack
 
 
 class PackChecker:
@@ -127,28 +167,32 @@ class PackChecker:
         self.results = results
         self.base_list = list(bases)
         self.diags: list[Diagnostic] = []
-        self.docs: list[tuple[str, int, dict]] = []      # (file, index, data) of schema-valid documents
-        self.broken: list[tuple[str, int, dict]] = []    # schema-invalid documents: ids and DSL texts only
-        self.broken_manifest: dict | None = None         # a manifest the schema refused: its names only
-        self.name_indexes: dict = {}                     # allowed categories -> ids, for "did you mean"
+        self.docs: list[tuple[str, int, dict]] = []  # (file, index, data) of schema-valid documents
+        self.broken: list[tuple[str, int, dict]] = []  # schema-invalid documents: ids and DSL texts only
+        self.broken_manifest: dict | None = None  # a manifest the schema refused: its names only
+        self.name_indexes: dict = {}  # allowed categories -> ids, for "did you mean"
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
         self.effective: compose.Effective | None = None
         self.own_files = {r.path for r in results}
         self.stats = PackStats(pack.root.name)
 
-    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False,
-            fix=None):
+    def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False, fix=None):
         """`explained`: the hint already tells a pack that extends this one what to do. `fix`: a
         lint_fix maker, given the place the finding is written at; fixes are made in this pack's own files."""
         if self.effective is not None:
             file, index, path = self.effective.locate(file, index, tuple(path))
             if file not in self.own_files and not explained:
-                hint = (hint + "; " if hint else "") + f"found while checking `{self.effective.pack_id}`, " \
+                hint = (
+                    (hint + "; " if hint else "") + f"found while checking `{self.effective.pack_id}`, "
                     "which extends this pack: see what it removes, replaces or patches"
+                )
         fix = fix(index, tuple(path)) if fix is not None and file in self.own_files else None
-        self.diags.append(Diagnostic(code, message, file, hint=hint, doc_index=index, path=tuple(path),
-                                     offset=offset, at_key=at_key, fix=fix))
+        self.diags.append(
+            Diagnostic(
+                code, message, file, hint=hint, doc_index=index, path=tuple(path), offset=offset, at_key=at_key, fix=fix
+            )
+        )
 
     def inherited(self, file, index, path) -> bool:
         """Whether the field `path` of a document was written by a pack this one extends."""
@@ -167,7 +211,7 @@ class PackChecker:
         self.collect()
         self.compose()
         if any(base.errors or base.cycle for base in self.base_list):
-            return self.diags, self.stats     # a broken base: checking on top of it would only echo it
+            return self.diags, self.stats  # a broken base: checking on top of it would only echo it
         symbols = self.collect_ids()
         self.check_references(symbols)
         self.check_dsl(symbols)
@@ -202,28 +246,66 @@ class PackChecker:
                     continue
                 if kind == "pack":
                     if result.path != manifest_path:
-                        self.add("P002", "a `kind: pack` document belongs only in pack.yaml", result.path, index,
-                                 ("kind",), "move it to pack.yaml, or change its kind")
+                        self.add(
+                            "P002",
+                            "a `kind: pack` document belongs only in pack.yaml",
+                            result.path,
+                            index,
+                            ("kind",),
+                            "move it to pack.yaml, or change its kind",
+                        )
                         continue
                     if self.manifest is not None:
-                        self.add("P002", "pack.yaml holds more than one `kind: pack` document", result.path, index,
-                                 ("kind",), "keep one manifest per pack")
+                        self.add(
+                            "P002",
+                            "pack.yaml holds more than one `kind: pack` document",
+                            result.path,
+                            index,
+                            ("kind",),
+                            "keep one manifest per pack",
+                        )
                         continue
                     self.manifest, self.manifest_at = data, (result.path, index)
                     continue
                 elif result.path == manifest_path:
-                    self.add("P002", f"pack.yaml holds a `{kind}` document; only the manifest goes there",
-                             result.path, index, ("kind",), "move it to another file of the pack")
+                    self.add(
+                        "P002",
+                        f"pack.yaml holds a `{kind}` document; only the manifest goes there",
+                        result.path,
+                        index,
+                        ("kind",),
+                        "move it to another file of the pack",
+                    )
                 self.docs.append((result.path, index, data))
-        if not manifest_seen and self.pack.manifest.is_file() and not any(
-                r.path == manifest_path and any(d.code.startswith("Y") for d in r.diagnostics) for r in self.results):
-            self.diags.append(Diagnostic("P002", "pack.yaml has no `kind: pack` document", manifest_path, 1, 1,
-                                         "start it with `kind: pack`, `id:`, `name:`, `version:`, `players:`"))
-        if self.manifest is not None and self.manifest.get("id") and \
-                self.manifest["id"].replace("_", "-") != self.pack.root.name.replace("_", "-"):
-            self.add("P004", f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
-                     *self.manifest_at, ("id",),
-                     f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`")
+        if (
+            not manifest_seen
+            and self.pack.manifest.is_file()
+            and not any(
+                r.path == manifest_path and any(d.code.startswith("Y") for d in r.diagnostics) for r in self.results
+            )
+        ):
+            self.diags.append(
+                Diagnostic(
+                    "P002",
+                    "pack.yaml has no `kind: pack` document",
+                    manifest_path,
+                    1,
+                    1,
+                    "start it with `kind: pack`, `id:`, `name:`, `version:`, `players:`",
+                )
+            )
+        if (
+            self.manifest is not None
+            and self.manifest.get("id")
+            and self.manifest["id"].replace("_", "-") != self.pack.root.name.replace("_", "-")
+        ):
+            self.add(
+                "P004",
+                f"the pack id `{self.manifest['id']}` differs from its folder `{self.pack.root.name}`",
+                *self.manifest_at,
+                ("id",),
+                f"rename the folder or set `id: {self.pack.root.name.replace('-', '_')}`",
+            )
 
     def compose(self) -> compose.Effective:
         """The effective pack: this pack's documents on top of those of the packs it extends."""
@@ -232,26 +314,47 @@ class PackChecker:
         for base in self.base_list:
             at = ("extends", base.position)
             if self.manifest_at is None and (base.cycle or base.effective is None or base.errors):
-                continue     # the schema refused the manifest (a path in `extends`?): its S findings come first
+                continue  # the schema refused the manifest (a path in `extends`?): its S findings come first
             if base.cycle:
-                self.add("P005", "packs extend each other in a cycle: " + " -> ".join(base.cycle), *self.manifest_at,
-                         at, "a pack cannot extend, even indirectly, itself; remove one `extends` of the cycle")
+                self.add(
+                    "P005",
+                    "packs extend each other in a cycle: " + " -> ".join(base.cycle),
+                    *self.manifest_at,
+                    at,
+                    "a pack cannot extend, even indirectly, itself; remove one `extends` of the cycle",
+                )
             elif base.effective is None:
-                self.add("P003", f"the pack `{base.pack_id}` that this pack extends is not found", *self.manifest_at,
-                         at, "a pack is found among its sibling folders, then as `knap list` shows")
+                self.add(
+                    "P003",
+                    f"the pack `{base.pack_id}` that this pack extends is not found",
+                    *self.manifest_at,
+                    at,
+                    "a pack is found among its sibling folders, then as `knap list` shows",
+                )
             elif base.errors:
-                self.add("P008", f"the pack `{base.pack_id}` that this pack extends has {base.errors} error(s)",
-                         *self.manifest_at, at, f"fix them first (`knap lint {base.pack_id}`): this pack is "
-                         "checked only on top of a clean base")
+                self.add(
+                    "P008",
+                    f"the pack `{base.pack_id}` that this pack extends has {base.errors} error(s)",
+                    *self.manifest_at,
+                    at,
+                    f"fix them first (`knap lint {base.pack_id}`): this pack is checked only on top of a clean base",
+                )
             else:
                 found.append((base.position, base.pack_id, base.effective))
         # else what is inherited is not known (or the manifest is broken): no conflicts
         usable = len(found) == len(self.base_list) and self.manifest_at is not None
-        effective = compose.compose(pack_id, self.manifest, self.manifest_at, self.docs, found,
-                                    self.add if usable else lambda *args, **kwargs: None)
-        broken_ids = set(self.broken_ids())     # a broken document stands in for its id
-        effective.documents = [doc for doc in effective.documents
-                               if doc[0] in self.own_files or doc[2].get("id") not in broken_ids]
+        effective = compose.compose(
+            pack_id,
+            self.manifest,
+            self.manifest_at,
+            self.docs,
+            found,
+            self.add if usable else lambda *args, **kwargs: None,
+        )
+        broken_ids = set(self.broken_ids())  # a broken document stands in for its id
+        effective.documents = [
+            doc for doc in effective.documents if doc[0] in self.own_files or doc[2].get("id") not in broken_ids
+        ]
         self.effective = effective
         self.manifest = effective.manifest if self.manifest is not None else None
         self.docs = effective.all_documents() if self.manifest is not None else effective.documents
@@ -268,8 +371,14 @@ class PackChecker:
                 continue
             if doc_id in first:
                 where = first[doc_id]
-                self.add("R002", f"the id `{doc_id}` is already used (in {where[0]})", file, index, ("id",),
-                         "ids are unique within a pack, whatever the kind")
+                self.add(
+                    "R002",
+                    f"the id `{doc_id}` is already used (in {where[0]})",
+                    file,
+                    index,
+                    ("id",),
+                    "ids are unique within a pack, whatever the kind",
+                )
                 continue
             first[doc_id] = (file, index)
             symbols.ids[doc_id] = kind
@@ -277,8 +386,9 @@ class PackChecker:
             if kind == "zone":
                 symbols.zone_owner[doc_id] = data.get("owner") if data.get("owner") in ("table", "player") else "table"
             elif kind == "counter":
-                symbols.counter_owner[doc_id] = data.get("owner") if data.get("owner") in ("table", "player") \
-                    else "table"
+                symbols.counter_owner[doc_id] = (
+                    data.get("owner") if data.get("owner") in ("table", "player") else "table"
+                )
             elif kind == "function":
                 symbols.functions[doc_id] = len(data["params"]) if isinstance(data.get("params"), list) else 0
             elif kind == "card":
@@ -293,11 +403,17 @@ class PackChecker:
                     symbols.ids.setdefault(data["type"], "type")
         for name in (self.manifest or {}).get("parameters") or {}:
             if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
-                self.add("R002", f"the parameter `{name}` has the same name as a {symbols.ids[name]}",
-                         *self.manifest_at, ("parameters", name), "rename the parameter", at_key=True)
+                self.add(
+                    "R002",
+                    f"the parameter `{name}` has the same name as a {symbols.ids[name]}",
+                    *self.manifest_at,
+                    ("parameters", name),
+                    "rename the parameter",
+                    at_key=True,
+                )
                 continue
             symbols.ids[name] = "parameter"
-        if self.manifest is None:     # a broken manifest: its parameters and the inherited ones keep their names
+        if self.manifest is None:  # a broken manifest: its parameters and the inherited ones keep their names
             for spec in (self.effective.manifest if self.effective else {}, self.broken_manifest or {}):
                 params = spec.get("parameters")
                 for name in params if isinstance(params, dict) else ():
@@ -324,18 +440,25 @@ class PackChecker:
             return
         nameless = self.nameless_kinds()
         if category is None and nameless and (allowed is None or nameless & allowed):
-            return       # perhaps the id a broken document lost
+            return  # perhaps the id a broken document lost
         hint = dsl.suggest(name, self.names_for(target, symbols))
         close = bool(hint)
         fix = None
-        if close and category is None:     # an unknown id with one close match: replace it
-            fix = functools.partial(lint_fix.key_fix, names=self.names_for(target, symbols)) if at_key else \
-                functools.partial(lint_fix.value_fix, old=name, names=self.names_for(target, symbols))
+        if close and category is None:  # an unknown id with one close match: replace it
+            fix = (
+                functools.partial(lint_fix.key_fix, names=self.names_for(target, symbols))
+                if at_key
+                else functools.partial(lint_fix.value_fix, old=name, names=self.names_for(target, symbols))
+            )
         hint = hint or f"define a {target} with `id: {name}`"
-        if target == "value":      # a parameter's value: the runtime reads a text as an id
+        if target == "value":  # a parameter's value: the runtime reads a text as an id
             code, message = "R001", f"the parameter value `{name}` is neither a number nor an id of this pack"
-            hint = hint if close else "a parameter's value is a whole number, true or false, an id of the pack " \
+            hint = (
+                hint
+                if close
+                else "a parameter's value is a whole number, true or false, an id of the pack "
                 "(a card, zone, counter, tag...) or a list of these"
+            )
         elif target == "prerequisite":
             code, message = "G001", f"the prerequisite `{name}` is not a card of this pack"
         elif category is not None:
@@ -349,8 +472,9 @@ class PackChecker:
         allowed = _CATEGORY_OF_REF.get(target)
         key = frozenset(allowed) if allowed is not None else None
         if key not in self.name_indexes:
-            self.name_indexes[key] = suggestions.index(i for i, c in symbols.ids.items()
-                                                       if allowed is None or c in allowed)
+            self.name_indexes[key] = suggestions.index(
+                i for i, c in symbols.ids.items() if allowed is None or c in allowed
+            )
         return self.name_indexes[key]
 
     def check_dsl(self, symbols: dsl.Symbols):
@@ -374,7 +498,7 @@ class PackChecker:
                     continue
                 for problem in dsl.check(ir, mode, symbols, local):
                     if nameless and problem.code == "D002" and problem.message.startswith(_UNKNOWN_NAMES):
-                        continue     # perhaps the id a broken document lost
+                        continue  # perhaps the id a broken document lost
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
 
     # decks, components
@@ -398,26 +522,36 @@ class PackChecker:
             path = ("decks", deck)
             size = declared.get("size")
             if isinstance(size, int) and size != sum(v for v in composition.values() if isinstance(v, int)):
-                self.add("R003", f"deck `{deck}` declares {size} cards but its composition adds up to "
-                         f"{sum(v for v in composition.values() if isinstance(v, int))}", *self.manifest_at,
-                         path + ("size",), "make `size` the sum of the composition")
+                self.add(
+                    "R003",
+                    f"deck `{deck}` declares {size} cards but its composition adds up to "
+                    f"{sum(v for v in composition.values() if isinstance(v, int))}",
+                    *self.manifest_at,
+                    path + ("size",),
+                    "make `size` the sum of the composition",
+                )
             for card_id in sorted(set(composition) | set(actual)):
                 want, have = composition.get(card_id, 0), actual.get(card_id, 0)
                 if want == have or card_id in unsure_ids or deck in unsure_decks or None in unsure_decks:
-                    continue     # a broken card may make up the difference: its own finding says what to fix
+                    continue  # a broken card may make up the difference: its own finding says what to fix
                 if card_id not in composition:
                     message = f"deck `{deck}` holds {have} `{card_id}`, which its composition does not list"
                 else:
                     message = f"deck `{deck}` should hold {want} `{card_id}`, but the cards give {have}"
                 at = (*self.manifest_at, path + ("composition", card_id) if card_id in composition else path)
-                hint = f"set `copies: {want}` on `{card_id}`" if card_id in composition else \
-                    f"add `{card_id}: {have}` to the composition, or move the card"
+                hint = (
+                    f"set `copies: {want}` on `{card_id}`"
+                    if card_id in composition
+                    else f"add `{card_id}: {have}` to the composition, or move the card"
+                )
                 if self.inherited(*at) and written.get(card_id, ("",))[0] in self.own_files:
                     # an inherited deck, this pack's card: say it at the card
                     at = (*written[card_id], ("deck",))
                     total = size + have - want if isinstance(size, int) else "N"
-                    hint = (f"in this pack's pack.yaml, `decks: {{{deck}: {{size: {total}, composition: "
-                            f"{{{card_id}: {have}}}}}}}` adds it to the inherited deck")
+                    hint = (
+                        f"in this pack's pack.yaml, `decks: {{{deck}: {{size: {total}, composition: "
+                        f"{{{card_id}: {have}}}}}}}` adds it to the inherited deck"
+                    )
                 self.add("R003", message, *at, hint)
 
     def unsure_cards(self) -> tuple[set[str], set[str | None]]:
@@ -435,29 +569,42 @@ class PackChecker:
 
     def check_components(self):
         if any(data["kind"] == "card" for _, _, data in self.broken):
-            return       # a count is checked only against cards that are all known
+            return  # a count is checked only against cards that are all known
         cards = [c for _, _, c in self.cards()]
         for file, index, data in self.docs:
             if data["kind"] != "component" or not isinstance(data.get("cards_of"), dict):
                 continue
             sel = data["cards_of"]
-            total = sum(c.get("copies", 1) for c in cards
-                        if ("zone" not in sel or c.get("deck") == sel["zone"])
-                        and ("type" not in sel or c.get("type") == sel["type"])
-                        and ("tag" not in sel or sel["tag"] in (c.get("tags") or []))
-                        and isinstance(c.get("copies", 1), int))
+            total = sum(
+                c.get("copies", 1)
+                for c in cards
+                if ("zone" not in sel or c.get("deck") == sel["zone"])
+                and ("type" not in sel or c.get("type") == sel["type"])
+                and ("tag" not in sel or sel["tag"] in (c.get("tags") or []))
+                and isinstance(c.get("copies", 1), int)
+            )
             if isinstance(data.get("count"), int) and total != data["count"]:
                 hint = "fix the count or the cards' `copies`"
                 inherited = self.inherited(file, index, ("count",))
                 if inherited:
-                    hint = (f"a count `{self.effective.pack_id}` inherits: a patch in it changes it (`kind: patch`, "
-                            f"`target: {data['id']}`, `changes: {{count: {total}}}`)")
-                self.add("R004", f"`{data['id']}` counts {data['count']}, but the matching cards have {total} copies",
-                         file, index, ("count",), hint, explained=inherited)
+                    hint = (
+                        f"a count `{self.effective.pack_id}` inherits: a patch in it changes it (`kind: patch`, "
+                        f"`target: {data['id']}`, `changes: {{count: {total}}}`)"
+                    )
+                self.add(
+                    "R004",
+                    f"`{data['id']}` counts {data['count']}, but the matching cards have {total} copies",
+                    file,
+                    index,
+                    ("count",),
+                    hint,
+                    explained=inherited,
+                )
 
     # verbs after which an action may not be taken again: they end the turn, or may fail (and with them the action)
-    _LIMITING_VERBS = frozenset({"require", "pay", "pay_cost", "end_turn", "end_game", "win", "choose", "perform",
-                                 "resolve"})
+    _LIMITING_VERBS = frozenset(
+        {"require", "pay", "pay_cost", "end_turn", "end_game", "win", "choose", "perform", "resolve"}
+    )
 
     def check_endless_actions(self):
         """D007: an action a player can take again and again in one turn, at no cost. Such a turn only ends when
@@ -470,23 +617,34 @@ class PackChecker:
             if data["kind"] != "action" or data.get("subroutine") or not isinstance(data.get("effect"), str):
                 continue
             cost = data.get("cost") or {}
-            if data.get("limit", "unlimited") != "unlimited" or data.get("whole_turn") or "available" in data \
-                    or not isinstance(cost, dict) or any(amount != 0 for amount in cost.values()):
+            if (
+                data.get("limit", "unlimited") != "unlimited"
+                or data.get("whole_turn")
+                or "available" in data
+                or not isinstance(cost, dict)
+                or any(amount != 0 for amount in cost.values())
+            ):
                 continue
-            ir, problem = dsl.parse(data["effect"], dsl.EFFECT)
+            ir, _problem = dsl.parse(data["effect"], dsl.EFFECT)
             if ir is None or _verbs_in(ir) & self._LIMITING_VERBS:
                 continue
-            self.add("D007", f"the action `{data['id']}` can be taken again and again in one turn: it has no cost, "
-                     "no limit and no `available` condition, and its effect neither ends the turn nor can fail",
-                     file, index, ("id",), "add `limit: once_per_turn`, a `cost`, an `available` condition or "
-                     "`whole_turn: true`; otherwise a bot that likes it never ends its turn")
+            self.add(
+                "D007",
+                f"the action `{data['id']}` can be taken again and again in one turn: it has no cost, "
+                "no limit and no `available` condition, and its effect neither ends the turn nor can fail",
+                file,
+                index,
+                ("id",),
+                "add `limit: once_per_turn`, a `cost`, an `available` condition or "
+                "`whole_turn: true`; otherwise a bot that likes it never ends its turn",
+            )
 
     def check_unread_fields(self):
-        """D008: behaviour written where nothing reads it (engine/unread_fields.py). Only on a pack whose
+        """D008: behaviour written where nothing reads it (engine/lint/unread_fields.py). Only on a pack whose
         documents are all known: a broken one might hold the `resolve` or `perform` that runs it."""
         if not self.manifest or self.broken:
             return
-        parameters = set((self.manifest.get("parameters") or {}))
+        parameters = set(self.manifest.get("parameters") or {})
         where = {id(data): (file, index) for file, index, data in self.docs}
         for finding in unread_fields.unread((data for _, _, data in self.docs), parameters):
             file, index = where[id(finding.document)]
@@ -505,10 +663,15 @@ class PackChecker:
             missing = [n for n in range(low, high + 1) if str(n) not in spec["by_player_count"]]
             if missing:
                 counts = ", ".join(map(str, missing))
-                self.add("R005", f"the parameter `{name}` has no value for {counts} player(s), which the pack "
-                         f"allows ({low} to {high})", *self.manifest_at, ("parameters", name, "by_player_count"),
-                         f"add {', '.join(f'`{chr(34)}{n}{chr(34)}: ...`' for n in missing)} to the table, or a "
-                         "`default`", at_key=True)
+                self.add(
+                    "R005",
+                    f"the parameter `{name}` has no value for {counts} player(s), which the pack "
+                    f"allows ({low} to {high})",
+                    *self.manifest_at,
+                    ("parameters", name, "by_player_count"),
+                    f"add {', '.join(f'`{chr(34)}{n}{chr(34)}: ...`' for n in missing)} to the table, or a `default`",
+                    at_key=True,
+                )
 
     # the prerequisite graph
     def check_graph(self):
@@ -521,8 +684,14 @@ class PackChecker:
             reqs = [r for r in data.get("requires") or [] if isinstance(r, str)]
             for position_, req in enumerate(reqs):
                 if req in reqs[:position_]:
-                    self.add("G004", f"`{req}` is listed twice in `requires`", file, index, ("requires", position_),
-                             "remove the repetition")
+                    self.add(
+                        "G004",
+                        f"`{req}` is listed twice in `requires`",
+                        file,
+                        index,
+                        ("requires", position_),
+                        "remove the repetition",
+                    )
         graph = techgraph.build(cards)
         in_cycle = set()
         for cycle in techgraph.cycles(graph):
@@ -533,8 +702,14 @@ class PackChecker:
             reqs = cards[start].get("requires") or []
             path = ("requires", reqs.index(needed)) if needed in reqs else ("requires",)
             chain = " -> ".join(reversed(cycle))
-            self.add("G002", f"prerequisites form a cycle: {chain} (each requires the next)", file, index, path,
-                     "a card cannot require, even indirectly, itself; remove one link of the cycle")
+            self.add(
+                "G002",
+                f"prerequisites form a cycle: {chain} (each requires the next)",
+                file,
+                index,
+                path,
+                "a card cannot require, even indirectly, itself; remove one link of the cycle",
+            )
         available = techgraph.reachable(graph)
         for card_id in sorted(cards):
             if card_id in available or card_id in in_cycle:
@@ -545,8 +720,14 @@ class PackChecker:
             blocker = next(p for p in blockers if not graph.nodes[p].get("missing"))
             why = "is in a prerequisite cycle" if blocker in in_cycle else "can never become available either"
             file, index = where[card_id]
-            self.add("G003", f"`{card_id}` can never become available: it requires `{blocker}`, which {why}",
-                     file, index, ("requires",), "fix the cycle or the requirement upstream")
+            self.add(
+                "G003",
+                f"`{card_id}` can never become available: it requires `{blocker}`, which {why}",
+                file,
+                index,
+                ("requires",),
+                "fix the cycle or the requirement upstream",
+            )
 
     def count_stats(self):
         for _, _, data in self.docs:
@@ -562,5 +743,3 @@ class PackChecker:
                 for param in (data.get("parameters") or {}).values():
                     if isinstance(param, dict) and param.get("provenance") in PROVENANCE:
                         self.stats.provenance[param["provenance"]] += 1
-
-

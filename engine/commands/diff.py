@@ -3,12 +3,13 @@
 The comparison is between the two effective packs (compose.py), by id and field, so it says what
 the game you play differs in, however the variant wrote it (replaced, patched, removed or added).
 """
+
 from __future__ import annotations
 
 import json
 
-from .compose import Effective
-from .safe_text import visible
+from engine.content.compose import Effective
+from engine.safe_text import visible
 
 _VALUE_KEYS = ("default", "by_player_count")
 
@@ -74,24 +75,44 @@ def diff(base: Effective, variant: Effective, own_files: set[str], removals: dic
     if params:
         out["parameters"] = params
     old_decks, new_decks = base.manifest.get("decks") or {}, variant.manifest.get("decks") or {}
-    decks = {name: {k: v for k, v in (("from", old_decks.get(name)), ("to", new_decks.get(name))) if v is not None}
-             for name in sorted(set(old_decks) | set(new_decks)) if old_decks.get(name) != new_decks.get(name)}
+    decks = {
+        name: {k: v for k, v in (("from", old_decks.get(name)), ("to", new_decks.get(name))) if v is not None}
+        for name in sorted(set(old_decks) | set(new_decks))
+        if old_decks.get(name) != new_decks.get(name)
+    }
     if decks:
         out["decks"] = decks
-    out["removed"] = [{"id": i, "kind": old[i]["kind"], "name": old[i].get("name", i),
-                       "reason": removals.get(i, "")} for i in old if i not in new]
+    out["removed"] = [
+        {"id": i, "kind": old[i]["kind"], "name": old[i].get("name", i), "reason": removals.get(i, "")}
+        for i in old
+        if i not in new
+    ]
     out["changed"] = []
     for doc_id, data in new.items():
         if doc_id not in old or old[doc_id] == data:
             continue
         how = "replaced" if where_new[doc_id] != where_old[doc_id] else "patched"
         layers = variant.layers.get(where_new[doc_id], [])
-        by = where_new[doc_id][0] if how == "replaced" else next(
-            (layer.file for layer in layers if layer.file in own_files), where_new[doc_id][0])
-        out["changed"].append({"id": doc_id, "kind": data["kind"], "name": data.get("name", doc_id), "how": how,
-                               "file": by, "fields": _field_changes(old[doc_id], data)})
-    out["added"] = [{"id": i, "kind": data["kind"], "name": data.get("name", i), "file": where_new[i][0]}
-                    for i, data in new.items() if i not in old]
+        by = (
+            where_new[doc_id][0]
+            if how == "replaced"
+            else next((layer.file for layer in layers if layer.file in own_files), where_new[doc_id][0])
+        )
+        out["changed"].append(
+            {
+                "id": doc_id,
+                "kind": data["kind"],
+                "name": data.get("name", doc_id),
+                "how": how,
+                "file": by,
+                "fields": _field_changes(old[doc_id], data),
+            }
+        )
+    out["added"] = [
+        {"id": i, "kind": data["kind"], "name": data.get("name", i), "file": where_new[i][0]}
+        for i, data in new.items()
+        if i not in old
+    ]
     return out
 
 
@@ -107,7 +128,7 @@ def differences(old, new, path: str = "") -> list[tuple[str, object, object]]:
             found += differences(old.get(key, _MISSING), new.get(key, _MISSING), f"{path}.{key}" if path else str(key))
         return found
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [change for i, (a, b) in enumerate(zip(old, new)) for change in differences(a, b, f"{path}[{i}]")]
+        return [change for i, (a, b) in enumerate(zip(old, new, strict=True)) for change in differences(a, b, f"{path}[{i}]")]
     return [(path, old, new)]
 
 
@@ -125,8 +146,10 @@ def _changes(name: str, entry: dict, indent: str, full: bool) -> list[str]:
     before, after = entry.get("from", _MISSING), entry.get("to", _MISSING)
     if full or before is _MISSING or after is _MISSING:
         return [f"{indent}{name}: {_shown(before)} -> {_shown(after)}"]
-    return [f"{indent}{name}{'' if not path or path.startswith('[') else '.'}{path}: {_shown(a)} -> {_shown(b)}"
-            for path, a, b in differences(before, after)]
+    return [
+        f"{indent}{name}{'' if not path or path.startswith('[') else '.'}{path}: {_shown(a)} -> {_shown(b)}"
+        for path, a, b in differences(before, after)
+    ]
 
 
 def _players(spec) -> str:
@@ -159,7 +182,7 @@ def text(report: dict, full: bool = False) -> str:
             lines += [line for path, entry in c["fields"].items() for line in _changes(path, entry, "    ", full)]
     if report["added"]:
         lines.append(f"added ({len(report['added'])}):")
-        lines += [f"  {a['kind']} {a['id']} \"{a['name']}\" ({a['file']})" for a in report["added"]]
+        lines += [f'  {a["kind"]} {a["id"]} "{a["name"]}" ({a["file"]})' for a in report["added"]]
     if len(lines) == 1:
         lines.append("no changes")
     return "\n".join(visible(line, lines=False) for line in lines) + "\n"

@@ -3,6 +3,7 @@
 An edge `a -> b` reads "a is needed for b". Lint finds unknown ids, cycles and cards that can never
 become available; the runtime asks what is mastered and what is now unlockable.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ def build(cards: dict[str, dict]) -> nx.DiGraph:
     become nodes marked `missing`."""
     graph = nx.DiGraph()
     for card_id, card in cards.items():
-        graph.add_node(card_id, name=card.get("name", card_id), type=card.get("type", ""),
-                       tags=list(card.get("tags", [])))
+        graph.add_node(
+            card_id, name=card.get("name", card_id), type=card.get("type", ""), tags=list(card.get("tags", []))
+        )
     for card_id, card in cards.items():
         for needed in card.get("requires") or []:
             if needed not in cards:
@@ -34,7 +36,7 @@ def cycles(graph: nx.DiGraph) -> list[list[str]]:
     """One cycle per strongly connected component that has one, each as a path `a, b, ..., a`."""
     found = []
     for component in sorted(nx.strongly_connected_components(graph), key=min):
-        start = min(component)   # deterministic whatever the hash seed
+        start = min(component)  # deterministic whatever the hash seed
         if len(component) == 1:
             if graph.has_edge(start, start):
                 found.append([start, start])
@@ -61,8 +63,11 @@ def reachable(graph: nx.DiGraph, start: set[str] | None = None) -> set[str]:
 
 def unlockable(graph: nx.DiGraph, mastered: set[str]) -> set[str]:
     """Cards not yet mastered whose prerequisites are all mastered."""
-    return {n for n in graph if n not in mastered and not graph.nodes[n].get("missing")
-            and set(graph.predecessors(n)) <= mastered}
+    return {
+        n
+        for n in graph
+        if n not in mastered and not graph.nodes[n].get("missing") and set(graph.predecessors(n)) <= mastered
+    }
 
 
 def _dot_quoted(text: str) -> str:

@@ -1,11 +1,12 @@
 """Inline suppressions: `# knap: ignore[CODE]` at the end of a line or alone on the line above it, and
 `# knap: ignore-file[CODE]` for a whole file. Codes may be prefixes (`S` covers every schema code)."""
+
 from __future__ import annotations
 
 import re
 from collections import defaultdict
 
-from .diagnostics import RULES, Diagnostic
+from engine.diagnostics import RULES, Diagnostic
 
 _SUPPRESS = re.compile(r"#\s*knap:\s*ignore(-file)?(?:\[([A-Za-z0-9, ]*)\])?")
 

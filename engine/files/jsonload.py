@@ -5,6 +5,7 @@ keys, raises `RecursionError` on deep nesting and `ValueError` on a 5000-digit i
 one of those is a `JsonFileError` that says what is wrong and where (line and column when known), and
 the size and nesting depth are capped before anything else looks at the data.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,9 +14,9 @@ import os
 import re
 from pathlib import Path
 
-MAX_BYTES = 32 << 20        # a 500-round stalled game's save is a few MiB; a finished game's well under 1
-MAX_DEPTH = 64              # real saves nest about 6 deep (state > stack > frame > env > list > list)
-MAX_DIGITS = 30             # integers up to 10**30: random-stream states are 64-bit
+MAX_BYTES = 32 << 20  # a 500-round stalled game's save is a few MiB; a finished game's well under 1
+MAX_DEPTH = 64  # real saves nest about 6 deep (state > stack > frame > env > list > list)
+MAX_DIGITS = 30  # integers up to 10**30: random-stream states are 64-bit
 
 
 class JsonFileError(ValueError):
@@ -50,8 +51,13 @@ def parse(raw: bytes | str, limit: int = MAX_BYTES):
     else:
         text = raw.removeprefix("\ufeff")
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_short_int,
-                          object_pairs_hook=_no_duplicates)
+        data = json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+            parse_int=_short_int,
+            object_pairs_hook=_no_duplicates,
+        )
     except _Refused as exc:
         line, col = _find_key(text, exc.token) if exc.is_key else _find(text, exc.token)
         raise JsonFileError(exc.message, line, col) from None
@@ -82,8 +88,7 @@ def _finite_float(text: str) -> float:
 
 def _short_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"a whole number of {len(text.lstrip('-'))} digits is too long (at most {MAX_DIGITS})",
-                       text)
+        raise _Refused(f"a whole number of {len(text.lstrip('-'))} digits is too long (at most {MAX_DIGITS})", text)
     return int(text)
 
 
@@ -112,7 +117,7 @@ def _check_depth(data) -> None:
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"]+', re.S)
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"]+', re.DOTALL)
 
 
 def _find(text: str, token: str) -> tuple[int, int]:
@@ -148,7 +153,7 @@ def shown(value, width: int = 40) -> str:
     """A value from a stranger's file, safe to print: JSON with every control and non-ASCII character
     escaped (no terminal escape sequences get through), cut to `width`."""
     text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def path_text(path) -> str:

@@ -6,13 +6,14 @@ multi-document file get no checks and no completion. A `yaml.schemas` setting (s
 applies to every document, and the modeline still wins for document 1. So knap writes that setting,
 pointing at `document.schema.json`, which picks the schema of each document by its `kind`.
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from . import jsonload, resources
-from .atomic import WriteError, write_text
+from engine.files import jsonload, resources
+from engine.files.atomic import WriteError, write_text
 
 SETTINGS_KEY = "yaml.schemas"
 
@@ -44,8 +45,10 @@ def globs(root: Path, folders: list[Path]) -> list[str]:
         if not resolved.is_dir():
             raise SetupError(f"`{folder}` is not a folder", "name the folders that hold your packs")
         if not resolved.is_relative_to(root):
-            raise SetupError(f"`{folder}` is not inside the workspace `{root}`",
-                             "run from the workspace folder, or give it with --root")
+            raise SetupError(
+                f"`{folder}` is not inside the workspace `{root}`",
+                "run from the workspace folder, or give it with --root",
+            )
         relative = resolved.relative_to(root).parts
         prefix = "".join(_either_form(part) + "/" for part in relative)
         out.append(f"{prefix}**/*.{{yaml,yml}}")
@@ -59,7 +62,7 @@ def _either_form(segment: str) -> str:
         if char.isascii() and (char.isalnum() or char in "-._"):
             out.append(char)
         else:
-            plain = "\\" + char if char.isascii() else char   # a backslash makes any ASCII character literal
+            plain = "\\" + char if char.isascii() else char  # a backslash makes any ASCII character literal
             encoded = "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
             out.append("{" + plain + "," + encoded + "}")
     return "".join(out)
@@ -82,17 +85,21 @@ def render(style: str, schema_ref: str, patterns: list[str]) -> str:
         return json.dumps({SETTINGS_KEY: {schema_ref: patterns}}, indent=2) + "\n"
     if style == "neovim":
         globs_lua = ", ".join(_lua_string(p) for p in patterns)
-        return ("-- Knapper: check and complete every document of every pack file (yaml-language-server)\n"
-                f"vim.lsp.config('yamlls', {{ settings = {{ yaml = {{ schemas = {{\n"
-                f"  [{_lua_string(schema_ref)}] = {{ {globs_lua} }},\n"
-                "} } } })\n"
-                "vim.lsp.enable('yamlls')\n"
-                "-- nvim-lspconfig before Neovim 0.11: require('lspconfig').yamlls.setup({ settings = ... })\n")
+        return (
+            "-- Knapper: check and complete every document of every pack file (yaml-language-server)\n"
+            f"vim.lsp.config('yamlls', {{ settings = {{ yaml = {{ schemas = {{\n"
+            f"  [{_lua_string(schema_ref)}] = {{ {globs_lua} }},\n"
+            "} } } })\n"
+            "vim.lsp.enable('yamlls')\n"
+            "-- nvim-lspconfig before Neovim 0.11: require('lspconfig').yamlls.setup({ settings = ... })\n"
+        )
     if style == "helix":
         globs_toml = ", ".join(json.dumps(p) for p in patterns)
-        return ("# Knapper: check and complete every document of every pack file (languages.toml)\n"
-                "[language-server.yaml-language-server.config.yaml.schemas]\n"
-                f"{json.dumps(schema_ref)} = [{globs_toml}]\n")
+        return (
+            "# Knapper: check and complete every document of every pack file (languages.toml)\n"
+            "[language-server.yaml-language-server.config.yaml.schemas]\n"
+            f"{json.dumps(schema_ref)} = [{globs_toml}]\n"
+        )
     raise ValueError(style)
 
 
@@ -112,15 +119,22 @@ def write_vscode(root: Path, schema_ref: str, patterns: list[str]) -> Path:
             text = path.read_text(encoding="utf-8")
             settings = jsonload.parse(text) if text.strip() else {}
         except (OSError, UnicodeDecodeError) as exc:
-            raise SetupError(f"cannot read {path}: {exc}", "fix or remove the file, then run again",
-                             usage=False) from None
+            raise SetupError(
+                f"cannot read {path}: {exc}", "fix or remove the file, then run again", usage=False
+            ) from None
         except jsonload.JsonFileError as exc:
-            raise SetupError(f"{path}:{exc.line}:{exc.col}: {exc.message}; knap rewrites a settings file only "
-                             "when it is plain JSON (without comments)",
-                             "add the lines of `knap schema editor --print vscode` by hand", usage=False) from None
+            raise SetupError(
+                f"{path}:{exc.line}:{exc.col}: {exc.message}; knap rewrites a settings file only "
+                "when it is plain JSON (without comments)",
+                "add the lines of `knap schema editor --print vscode` by hand",
+                usage=False,
+            ) from None
         if not isinstance(settings, dict) or not isinstance(settings.get(SETTINGS_KEY, {}), dict):
-            raise SetupError(f"{path}:1:1: expected a JSON object whose `{SETTINGS_KEY}` maps schemas to globs",
-                             "fix or remove the entry, then run again", usage=False)
+            raise SetupError(
+                f"{path}:1:1: expected a JSON object whose `{SETTINGS_KEY}` maps schemas to globs",
+                "fix or remove the entry, then run again",
+                usage=False,
+            )
     associations = dict(settings.get(SETTINGS_KEY, {}))
     associations[schema_ref] = patterns
     settings[SETTINGS_KEY] = associations
@@ -128,6 +142,9 @@ def write_vscode(root: Path, schema_ref: str, patterns: list[str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     except (OSError, WriteError) as exc:
-        raise SetupError(str(exc) if isinstance(exc, WriteError) else f"cannot write {path}: {exc.strerror or exc}",
-                         "check the folder's permissions", usage=False) from None
+        raise SetupError(
+            str(exc) if isinstance(exc, WriteError) else f"cannot write {path}: {exc.strerror or exc}",
+            "check the folder's permissions",
+            usage=False,
+        ) from None
     return path

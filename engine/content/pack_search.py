@@ -7,6 +7,7 @@ folder of pack folders, or a pack folder itself. A pack id is never a path: it n
 inside a root, and a folder that is a link leading out of its root is not a pack. Every command that takes
 a pack id and every `extends` entry (after the siblings of the pack that extends) use this one lookup.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import resources
+from engine.files import resources
 
 MANIFEST = "pack.yaml"
 # the form of an `extends` entry in schemas/pack.schema.json: an id, `-` and `_` alike
@@ -28,17 +29,18 @@ class SearchPathError(Exception):
 
 @dataclass(frozen=True)
 class Root:
-    folder: Path     # resolved
-    origin: str      # "project", "KNAP_PACKS", "config" or "built-in"
+    folder: Path  # resolved
+    origin: str  # "project", "KNAP_PACKS", "config" or "built-in"
 
 
 @dataclass
 class Found:
     """A pack folder in a root, as `knap list` shows it."""
-    id: str          # its folder name: what one types
+
+    id: str  # its folder name: what one types
     folder: Path
     origin: str
-    used: bool = True            # False: an earlier root has a pack with the same id
+    used: bool = True  # False: an earlier root has a pack with the same id
     hidden_by: str | None = None  # the origin of the one used instead
 
 
@@ -79,7 +81,7 @@ def _config_folders(pyproject: Path) -> list[Path]:
         text = pyproject.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return []       # `knap lint` reads the same file for its settings; a broken one is not ours to report
+        return []  # `knap lint` reads the same file for its settings; a broken one is not ours to report
     tool = data.get("tool", {}).get("knap", {})
     if not isinstance(tool, dict) or "packs" not in tool:
         return []
@@ -87,15 +89,18 @@ def _config_folders(pyproject: Path) -> list[Path]:
     entries = tool["packs"]
     if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
         line, col = _position(text, "packs")
-        raise SearchPathError(f"{shown}:{line}:{col}: `[tool.knap] packs` must be a list of folders, like "
-                              "`packs = [\"packs\"]`")
+        raise SearchPathError(
+            f'{shown}:{line}:{col}: `[tool.knap] packs` must be a list of folders, like `packs = ["packs"]`'
+        )
     folders = []
     for entry in entries:
         folder = (pyproject.parent / entry).resolve()
         if not folder.is_dir():
             line, col = _position(text, f"'{entry}'") if f"'{entry}'" in text else _position(text, f'"{entry}"')
-            raise SearchPathError(f"{shown}:{line}:{col}: `[tool.knap] packs` names `{entry}`, which is not a "
-                                  f"folder ({folder}); create it or remove it from the list")
+            raise SearchPathError(
+                f"{shown}:{line}:{col}: `[tool.knap] packs` names `{entry}`, which is not a "
+                f"folder ({folder}); create it or remove it from the list"
+            )
         folders.append(folder)
     return folders
 
@@ -107,8 +112,9 @@ def _env_folders() -> list[Path]:
             continue
         folder = Path(entry).expanduser().resolve()
         if not folder.is_dir():
-            raise SearchPathError(f"KNAP_PACKS names `{entry}`, which is not a folder; fix or unset the "
-                                  "environment variable KNAP_PACKS")
+            raise SearchPathError(
+                f"KNAP_PACKS names `{entry}`, which is not a folder; fix or unset the environment variable KNAP_PACKS"
+            )
         folders.append(folder)
     return folders
 
@@ -185,9 +191,10 @@ def known_packs(strict: bool = True) -> list[Found]:
             try:
                 names = sorted(p.name for p in root.folder.iterdir() if is_pack_id(p.name))
             except OSError:
-                names = []      # an unreadable folder holds no pack we can use
-            candidates = [folder for name in names if (folder := pack_in(root.folder, name)) is not None
-                          and folder.name == name]
+                names = []  # an unreadable folder holds no pack we can use
+            candidates = [
+                folder for name in names if (folder := pack_in(root.folder, name)) is not None and folder.name == name
+            ]
         for folder in candidates:
             entry = Found(folder.name, folder, root.origin)
             winner = first.setdefault(entry.id.replace("-", "_"), entry)
@@ -199,7 +206,8 @@ def known_packs(strict: bool = True) -> list[Found]:
 
 def unknown_message(target: str) -> str:
     """Why `target` names no pack, with the known ids and the nearest one."""
-    from .dsl import suggest
+    from engine.dsl import suggest
+
     if not is_pack_id(target):
         return f"`{target}` is not a pack folder or a pack id: no such file or folder"
     try:
@@ -208,5 +216,8 @@ def unknown_message(target: str) -> str:
         ids = []
     close = suggest(target, ids)
     message = f"`{target}` is neither a file, a folder nor a known pack id" + (f"; {close}" if close else ".")
-    return message + (f" Known packs: {', '.join(ids)} (`knap list` shows where each comes from)" if ids else
-                      " No packs were found (`knap list` shows where knap looks)")
+    return message + (
+        f" Known packs: {', '.join(ids)} (`knap list` shows where each comes from)"
+        if ids
+        else " No packs were found (`knap list` shows where knap looks)"
+    )

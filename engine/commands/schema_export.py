@@ -8,6 +8,7 @@ The copies also compile under ajv's strict mode (`new Ajv({strict: true})`, `Ajv
 tools that load schemas strictly require, without changing what they accept (`editor_safe`). The source
 schemas keep their `x-dsl`/`x-ref` marks: lint reads them there, never from the copies.
 """
+
 from __future__ import annotations
 
 import copy
@@ -15,17 +16,31 @@ import json
 import re
 from pathlib import Path
 
-from .atomic import write_text
-from .schema_check import BASE_URI, inlined, schema_files
+from engine.content.schema import BASE_URI, inlined, schema_files
+from engine.files.atomic import write_text
 
-DRAFTS = {"draft-07": "http://json-schema.org/draft-07/schema#",
-          "2020-12": "https://json-schema.org/draft/2020-12/schema"}
+DRAFTS = {
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
 
 # Where a schema holds subschemas (both drafts): everything else is data (`enum`, `examples`, ...) and
 # is never touched, so a property named `x-...` or an example holding `type: [...]` stays as it is.
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_VALUES = ("additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "items",
-                  "contains", "propertyNames", "not", "if", "then", "else", "contentSchema")
+_SCHEMA_VALUES = (
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "items",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+)
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
 
 
@@ -66,10 +81,29 @@ def editor_safe(schema):
 
 # The keywords that apply to one type of instance only (ajv's strictTypes wants that type declared beside them).
 _TYPE_KEYWORDS = {
-    "array": ("items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems",
-              "maxItems", "uniqueItems"),
-    "object": ("properties", "patternProperties", "additionalProperties", "propertyNames", "required",
-               "minProperties", "maxProperties", "dependencies", "dependentRequired", "dependentSchemas"),
+    "array": (
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+    ),
+    "object": (
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "propertyNames",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "dependencies",
+        "dependentRequired",
+        "dependentSchemas",
+    ),
     "string": ("minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType", "contentSchema"),
     "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
 }
@@ -78,7 +112,7 @@ _TYPE_KEYWORDS["integer"] = _TYPE_KEYWORDS["number"]
 
 def _split_union_type(schema: dict) -> None:
     types = schema.get("type")
-    if not isinstance(types, list) or len(set(types) - {"null"}) < 2:   # ajv allows [t, "null"]
+    if not isinstance(types, list) or len(set(types) - {"null"}) < 2:  # ajv allows [t, "null"]
         return
     if "unevaluatedProperties" in schema or "unevaluatedItems" in schema:
         raise ValueError("cannot split a union `type` next to `unevaluated...` without changing its meaning")
@@ -91,8 +125,8 @@ def _split_union_type(schema: dict) -> None:
                 branch[keyword] = copy.deepcopy(schema[keyword])
         branches.append(branch)
     for keyword in {k for name in _TYPE_KEYWORDS for k in _TYPE_KEYWORDS[name]}:
-        schema.pop(keyword, None)   # moved into the branch of its type, or never applied (type not allowed)
-    if "anyOf" in schema:   # keep both: an instance must satisfy each
+        schema.pop(keyword, None)  # moved into the branch of its type, or never applied (type not allowed)
+    if "anyOf" in schema:  # keep both: an instance must satisfy each
         schema.setdefault("allOf", []).append({"anyOf": branches})
     else:
         schema["anyOf"] = branches
@@ -113,7 +147,7 @@ def _declare_required(schema: dict) -> None:
     patterns = schema.get("patternProperties", {})
     for name in missing:
         if any(re.search(pattern, name) for pattern in patterns) or "additionalProperties" not in schema:
-            properties[name] = {}          # what it got before: nothing from this object (patterns still apply)
+            properties[name] = {}  # what it got before: nothing from this object (patterns still apply)
         else:
             properties[name] = copy.deepcopy(schema["additionalProperties"])
 

@@ -2,6 +2,7 @@
 collect diagnostics. Per-file work is cached by file content; a pack whose files are all unchanged
 reuses its whole result.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -14,24 +15,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import confine
-from .diagnostics import INTERNAL, Diagnostic
-from .lint_cache import Cache
-from .packs import PackFiles, discover, display, pack_files
+from engine.content.packs import PackFiles, discover, display, pack_files
+from engine.content.yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
+from engine.diagnostics import INTERNAL, Diagnostic
+from engine.files import confine
+
+from .cache import Cache
 from .stats import PackStats
 from .suppressions import apply_suppressions
-from .yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
 
 if TYPE_CHECKING:
-    from .compose import Effective
+    from engine.content.compose import Effective
 
 
 @dataclass
 class LintResult:
     diagnostics: list[Diagnostic]
-    stats: list          # PackStats, one per pack
+    stats: list  # PackStats, one per pack
     files: int
-    positions: Positions   # the source lines already read, for quoting them in reports
+    positions: Positions  # the source lines already read, for quoting them in reports
     # pack root -> its effective pack (compose.Effective), when it was checked rather than read from the
     # cache: the runtime plays from these instead of reading the files a second time
     effective: dict = field(default_factory=dict)
@@ -45,7 +47,7 @@ class Positions:
     def __init__(self):
         self.loaded: dict[str, LoadedFile] = {}
         self.lines: dict[str, list[str]] = {}
-        self.roots: dict[str, confine.Root] = {}    # pack folder (absolute) -> its files' Root
+        self.roots: dict[str, confine.Root] = {}  # pack folder (absolute) -> its files' Root
 
     def root(self, path: str) -> confine.Root | None:
         """The Root of the pack holding `path` (the deepest one), looked up only for a file that is quoted;
@@ -75,16 +77,23 @@ class Positions:
         if loaded is None:
             loaded = self.loaded[diag.file] = load_file(diag.file, self.root(diag.file))
         from .checks import locate
+
         return locate(diag, loaded, self.source_lines(diag.file))
 
 
 # ------------------------------------------------------------------------------ entry point
-def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = None,
-         exclude: list[str] = (), base: Path | None = None, with_bases: bool = False) -> LintResult:
+def lint(
+    paths: list[Path],
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
+    exclude: list[str] = (),
+    base: Path | None = None,
+    with_bases: bool = False,
+) -> LintResult:
     """Lint `paths`; `jobs` caps the worker processes for large packs (default: one per core);
     `exclude` holds glob patterns (relative to `base`) of folders and files that folder scans skip.
     `with_bases`: `effective` also holds the packs the linted ones extend (checked on the way)."""
-    packs, loose = discover(paths)   # a named file stands for its whole pack: all its findings are shown
+    packs, loose = discover(paths)  # a named file stands for its whole pack: all its findings are shown
     if exclude:
         targets = [p.resolve() for p in paths]
         packs = [p for p in packs if not _excluded(p.root, exclude, base, targets)]
@@ -99,17 +108,32 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
     for path in loose:
         count += 1
         if path.is_symlink() and path.is_dir():
-            diagnostics.append(Diagnostic("P009", "this folder is a link leading out of the folder being checked; "
-                                          "knap does not follow it", display(path), 1, 1,
-                                          "name the linked pack's own folder on the command line to check it"))
+            diagnostics.append(
+                Diagnostic(
+                    "P009",
+                    "this folder is a link leading out of the folder being checked; knap does not follow it",
+                    display(path),
+                    1,
+                    1,
+                    "name the linked pack's own folder on the command line to check it",
+                )
+            )
             continue
-        diagnostics.append(Diagnostic("P001", "this YAML file is not inside a pack (no pack.yaml in its folders)",
-                                      display(path), 1, 1, "add a pack.yaml to the folder that holds the pack"))
+        diagnostics.append(
+            Diagnostic(
+                "P001",
+                "this YAML file is not inside a pack (no pack.yaml in its folders)",
+                display(path),
+                1,
+                1,
+                "add a pack.yaml to the folder that holds the pack",
+            )
+        )
     for pack in packs:
         try:
             try:
                 outcome = linter.lint(pack)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 if not (linter.cache.directory and linter.cache.reads):
                     raise
                 # a cache entry passed its checks and still broke something: believe none, rewrite them
@@ -119,9 +143,16 @@ def lint(paths: list[Path], cache_dir: Path | None = None, jobs: int | None = No
             if outcome.effective is not None:
                 effective[pack.root] = outcome.effective
         except Exception as exc:  # noqa: BLE001 -- a bug must not hide the other packs' findings
-            pack_diags = [Diagnostic(INTERNAL, f"internal error while checking this pack: {type(exc).__name__}: "
-                                     f"{exc}", display(pack.manifest), 1, 1, "this is a bug in Knapper; please "
-                                     "report it with the pack")]
+            pack_diags = [
+                Diagnostic(
+                    INTERNAL,
+                    f"internal error while checking this pack: {type(exc).__name__}: {exc}",
+                    display(pack.manifest),
+                    1,
+                    1,
+                    "this is a bug in Knapper; please report it with the pack",
+                )
+            ]
             pack_stats = PackStats(pack.root.name)
         diagnostics.extend(pack_diags)
         stats.append(pack_stats)
@@ -167,7 +198,7 @@ def _fingerprints(pack: PackFiles, known: dict, reader: confine.Root) -> dict[st
         if stat.S_ISLNK(info.st_mode):
             prints[shown] = {"hash": _content_hash(reader, path)}
             continue
-        if not stat.S_ISREG(info.st_mode):   # a FIFO or device would block or never end
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
             prints[shown] = {"hash": "not-a-file"}
             continue
         before = known.get(shown)
@@ -194,9 +225,9 @@ def _content_hash(reader: confine.Root, path) -> str:
 class _Outcome:
     diagnostics: list[Diagnostic]
     stats: PackStats
-    key: str                                 # changes when any file of the pack or of its bases changes
+    key: str  # changes when any file of the pack or of its bases changes
     errors: int
-    effective: Effective | None = None     # None when the verdict came from the cache
+    effective: Effective | None = None  # None when the verdict came from the cache
 
 
 class _Packs:
@@ -233,8 +264,11 @@ class _Packs:
 
     def fingerprints(self, pack: PackFiles) -> dict:
         if pack.root not in self.prints:
-            self.prints[pack.root] = _fingerprints(pack, self.summary(pack.root).get("files", {}),
-                                                   self.reader(pack)) if self.cache.directory else {}
+            self.prints[pack.root] = (
+                _fingerprints(pack, self.summary(pack.root).get("files", {}), self.reader(pack))
+                if self.cache.directory
+                else {}
+            )
         return self.prints[pack.root]
 
     def bases(self, pack: PackFiles) -> list[tuple[str, Path | None]]:
@@ -255,7 +289,8 @@ class _Packs:
                     if doc.data.get("kind") == "pack" and isinstance(doc.data.get("extends"), list):
                         ids = [x for x in doc.data["extends"] if isinstance(x, str)]
                         break
-        from .packs import find_pack
+        from engine.content.packs import find_pack
+
         self.bases_of[root] = [(base_id, find_pack(base_id, root)) for base_id in ids]
         return self.bases_of[root]
 
@@ -275,6 +310,7 @@ class _Packs:
 
     def base_infos(self, pack: PackFiles):
         from .checks import Base
+
         infos = []
         for position, (base_id, base_root) in enumerate(self.bases(pack)):
             info = Base(position, base_id, base_root)
@@ -307,25 +343,38 @@ class _Packs:
             outcome = _Outcome(diags, PackStats.from_json(summary["stats"]), key, _errors(diags))
         else:
             from .checks import PackChecker
+
             results = self.file_results(pack)
             bases = self.base_infos(pack)
             checker = PackChecker(pack, results, bases)
             cross, pack_stats = checker.run()
             # what a base reports about its own files is its finding, not this pack's: said once, by the base
-            known = {(d.code, d.file, d.line, d.col, d.message) for base in bases if base.effective is not None
-                     for d in self.lint(self.pack(base.root)).diagnostics}
-            cross = [d for d in map(self.positions.resolve, cross)
-                     if (d.code, d.file, d.line, d.col, d.message) not in known]
+            known = {
+                (d.code, d.file, d.line, d.col, d.message)
+                for base in bases
+                if base.effective is not None
+                for d in self.lint(self.pack(base.root)).diagnostics
+            }
+            cross = [
+                d for d in map(self.positions.resolve, cross) if (d.code, d.file, d.line, d.col, d.message) not in known
+            ]
             diags = [d for r in results for d in r.diagnostics] + cross
             outcome = _Outcome(diags, pack_stats, key, _errors(diags), checker.effective)
             self.effectives[pack.root] = checker.effective
             if self.cache.directory:
                 prints = self.fingerprints(pack)
                 manifest = display(pack.manifest)
-                self.cache.save(pack.root, "pack", {
-                    "key": key, "files": prints, "diagnostics": [d.to_json() for d in diags],
-                    "stats": pack_stats.to_json(),
-                    "extends": [prints.get(manifest, {}).get("hash"), [b for b, _ in self.bases(pack)]]})
+                self.cache.save(
+                    pack.root,
+                    "pack",
+                    {
+                        "key": key,
+                        "files": prints,
+                        "diagnostics": [d.to_json() for d in diags],
+                        "stats": pack_stats.to_json(),
+                        "extends": [prints.get(manifest, {}).get("hash"), [b for b, _ in self.bases(pack)]],
+                    },
+                )
         self.outcomes[pack.root] = outcome
         return outcome
 
@@ -334,6 +383,7 @@ class _Packs:
         the file cache) composed again, without the cross-file checks."""
         if root not in self.effectives:
             from .checks import PackChecker
+
             pack = self.pack(root)
             checker = PackChecker(pack, self.file_results(pack), self.base_infos(pack))
             checker.collect()
@@ -344,9 +394,11 @@ class _Packs:
     def file_results(self, pack: PackFiles) -> list:
         """Each file's own results (load, schema, DSL syntax), from the file cache when unchanged."""
         if not self.cache.directory:
-            return list(_check_files([display(path) for path in pack.files], self.positions, self.jobs,
-                                     self.reader(pack)))
+            return list(
+                _check_files([display(path) for path in pack.files], self.positions, self.jobs, self.reader(pack))
+            )
         from .checks import FileResult
+
         prints = self.fingerprints(pack)
         stored = self.cache.load(pack.root, "files").get("results", {})
         results: dict[str, FileResult] = {}
@@ -362,8 +414,11 @@ class _Packs:
             results[result.path] = result
         ordered = [results[display(path)] for path in pack.files]
         if todo:
-            self.cache.save(pack.root, "files", {"results": {
-                r.path: {"hash": prints[r.path]["hash"], "result": r.to_json()} for r in ordered}})
+            self.cache.save(
+                pack.root,
+                "files",
+                {"results": {r.path: {"hash": prints[r.path]["hash"], "result": r.to_json()} for r in ordered}},
+            )
         return ordered
 
 
@@ -375,7 +430,7 @@ def _pack_name(root: Path) -> str:
     return root.name.replace("-", "_")
 
 
-PARALLEL_FROM = 400      # files; below this a process pool costs more than it saves
+PARALLEL_FROM = 400  # files; below this a process pool costs more than it saves
 
 
 def _check_files(paths: list[str], positions: Positions, jobs: int | None, reader: confine.Root):
@@ -391,8 +446,10 @@ def _check_files(paths: list[str], positions: Positions, jobs: int | None, reade
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from . import dsl, schema_check
-    for kind in schema_check.kinds():   # build once, before forking, so the workers inherit them
+    from engine import dsl
+    from engine.content import schema as schema_check
+
+    for kind in schema_check.kinds():  # build once, before forking, so the workers inherit them
         schema_check.validator(kind)
     dsl.parser()
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
@@ -413,4 +470,5 @@ def _worker_root(folder: str) -> confine.Root:
 
 def _checked(loaded: LoadedFile):
     from .checks import check_file
+
     return check_file(loaded)

@@ -1,4 +1,5 @@
 """`knap play`, `knap sim` and `knap replay`: the runtime from the command line."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,83 +13,167 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def add_commands(sub):
-    from .cli_options import DeprecatedAlias, add_output
-    play = sub.add_parser("play", help="play a game in the terminal against bots", description=(
-        "Play a pack at the terminal. Seats without a person are played by bots. The game's log is saved "
-        "so that `knap replay` can check it."))
-    play.add_argument("pack", nargs="?", help="a pack folder or built-in pack id (with --resume: the pack's folder, "
-                      "when the save does not find it)")
-    play.add_argument("--resume", metavar="FILE", help="go on with a game saved when a person left it (`q`, Ctrl-C "
-                      "or the end of input save it, beside the log: knap-game-SEED.save.json), with the same seats, "
-                      "bots and seed; its log holds the whole game")
-    play.add_argument("--players", type=int, default=None, metavar="N",
-                      help="how many players (default: the pack's minimum)")
-    play.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
-                      help="a seat played by a person at this terminal (repeatable; default: none)")
-    _add_agents(play, "greedy", "the bots of the seats no person plays: one agent for all, or one per seat "
-                "(comma-separated, repeated as needed; a person's seat skips its entry)")
+    from .options import DeprecatedAlias, add_output
+
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description=(
+            "Play a pack at the terminal. Seats without a person are played by bots. The game's log is saved "
+            "so that `knap replay` can check it."
+        ),
+    )
+    play.add_argument(
+        "pack",
+        nargs="?",
+        help="a pack folder or built-in pack id (with --resume: the pack's folder, when the save does not find it)",
+    )
+    play.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a game saved when a person left it (`q`, Ctrl-C "
+        "or the end of input save it, beside the log: knap-game-SEED.save.json), with the same seats, "
+        "bots and seed; its log holds the whole game",
+    )
+    play.add_argument(
+        "--players", type=int, default=None, metavar="N", help="how many players (default: the pack's minimum)"
+    )
+    play.add_argument(
+        "--human",
+        type=int,
+        action="append",
+        default=[],
+        metavar="SEAT",
+        help="a seat played by a person at this terminal (repeatable; default: none)",
+    )
+    _add_agents(
+        play,
+        "greedy",
+        "the bots of the seats no person plays: one agent for all, or one per seat "
+        "(comma-separated, repeated as needed; a person's seat skips its entry)",
+    )
     play.add_argument("--bots", action=DeprecatedAlias, dest="agents", instead="--agents")
-    play.add_argument("--seed", type=int, default=None, help="the game's random seed: the same seed and answers "
-                      "play the same game (default: a fresh one, printed at the start)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the game's random seed: the same seed and answers "
+        "play the same game (default: a fresh one, printed at the start)",
+    )
     play.add_argument("--log", metavar="FILE", help="write the game log here (default: knap-game-SEED.json)")
-    play.add_argument("--oracle", choices=["model", "ask"], default="model",
-                      help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
-                      "or the person at the table, asked at the terminal (`ask`)")
+    play.add_argument(
+        "--oracle",
+        choices=["model", "ask"],
+        default="model",
+        help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
+        "or the person at the table, asked at the terminal (`ask`)",
+    )
     _add_answer_limit(play)
 
-    sim = sub.add_parser("sim", help="simulate many games for balance", description=(
-        "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
-        "intervals, the score distribution, game length and how games ended. With --compare, play two "
-        "packs (two variants of a game) with the same seeds and show their differences."))
+    sim = sub.add_parser(
+        "sim",
+        help="simulate many games for balance",
+        description=(
+            "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
+            "intervals, the score distribution, game length and how games ended. With --compare, play two "
+            "packs (two variants of a game) with the same seeds and show their differences."
+        ),
+    )
     sim.add_argument("pack", nargs="?", help="a pack folder or built-in pack id")
-    sim.add_argument("--compare", nargs=2, metavar=("PACK_A", "PACK_B"),
-                     help="instead of PACK: play both packs with the same seeds, agents and player count "
-                     "(default: the smallest both allow) and show B − A with 95 %% intervals")
+    sim.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("PACK_A", "PACK_B"),
+        help="instead of PACK: play both packs with the same seeds, agents and player count "
+        "(default: the smallest both allow) and show B − A with 95 %% intervals",
+    )
     sim.add_argument("-n", "--games", type=int, default=100, help="how many games to play")
-    sim.add_argument("--players", type=int, default=None, metavar="N",
-                     help="how many players (default: the pack's minimum)")
+    sim.add_argument(
+        "--players", type=int, default=None, metavar="N", help="how many players (default: the pack's minimum)"
+    )
     _add_agents(sim, "random", "the agents by seat: one for all, or comma-separated, repeated as needed")
     sim.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed SEED+i")
     sim.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
-    sim.add_argument("--max-rounds", type=int, default=500, metavar="N",
-                     help="stop a game after this many rounds; it is reported as stalled, with its seed")
+    sim.add_argument(
+        "--max-rounds",
+        type=int,
+        default=500,
+        metavar="N",
+        help="stop a game after this many rounds; it is reported as stalled, with its seed",
+    )
     _add_answer_limit(sim)
-    sim.add_argument("--log-dir", metavar="DIR", help="write the logs of stalled games and of games that ended in "
-                     "an error into DIR, to replay them with `knap replay`")
-    add_output(sim, ["text", "json"], "text", "the summary", " (JSON with --compare: {\"a\": summary, "
-               "\"b\": summary, \"differences\": ...})")
-    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="show how many games are done, on stderr (default: when stderr is a terminal)")
+    sim.add_argument(
+        "--log-dir",
+        metavar="DIR",
+        help="write the logs of stalled games and of games that ended in "
+        "an error into DIR, to replay them with `knap replay`",
+    )
+    add_output(
+        sim,
+        ["text", "json"],
+        "text",
+        "the summary",
+        ' (JSON with --compare: {"a": summary, "b": summary, "differences": ...})',
+    )
+    sim.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show how many games are done, on stderr (default: when stderr is a terminal)",
+    )
     sim.add_argument("--logs", action=DeprecatedAlias, dest="log_dir", instead="--log-dir", metavar="DIR")
-    sim.add_argument("--json", action=DeprecatedAlias, dest="json_too", spelt="--json FILE",
-                     instead="--format json --output FILE", metavar="FILE")
+    sim.add_argument(
+        "--json",
+        action=DeprecatedAlias,
+        dest="json_too",
+        spelt="--json FILE",
+        instead="--format json --output FILE",
+        metavar="FILE",
+    )
 
-    replay = sub.add_parser("replay", help="replay a game log and check its final state", description=(
-        "Replay a game log and check that it reaches the final state it records, or check that a saved game "
-        "(`Game.save`) loads. Either file may come from anyone: a bad one is reported in one line (the file, "
-        "where in it, what is wrong) with exit 1."))
-    replay.add_argument("log", metavar="FILE", help="a game log written by `knap play` or `knap sim --log-dir`, "
-                        "or a saved game")
-    replay.add_argument("--pack", help="the pack folder or id (a log's own pack folder is used only when it lies inside the working folder or the log's folder)")
+    replay = sub.add_parser(
+        "replay",
+        help="replay a game log and check its final state",
+        description=(
+            "Replay a game log and check that it reaches the final state it records, or check that a saved game "
+            "(`Game.save`) loads. Either file may come from anyone: a bad one is reported in one line (the file, "
+            "where in it, what is wrong) with exit 1."
+        ),
+    )
+    replay.add_argument(
+        "log", metavar="FILE", help="a game log written by `knap play` or `knap sim --log-dir`, or a saved game"
+    )
+    replay.add_argument(
+        "--pack",
+        help="the pack folder or id (a log's own pack folder is used only when it lies inside the working folder or the log's folder)",
+    )
     replay.add_argument("--show", action="store_true", help="print the log of the replayed game")
 
 
 def _add_agents(parser, default: str, what: str):
     # the names are not listed here: importing the runtime would slow every command down
-    parser.add_argument("--agents", default=default, metavar="NAME[,NAME...]",
-                        help=f"{what}; an unknown name lists the agents")
+    parser.add_argument(
+        "--agents", default=default, metavar="NAME[,NAME...]", help=f"{what}; an unknown name lists the agents"
+    )
 
 
 def _add_answer_limit(parser):
-    from .runtime.budget import MAX_ANSWERS_PER_TURN
-    parser.add_argument("--max-answers-per-turn", type=int, default=MAX_ANSWERS_PER_TURN, metavar="N",
-                        help="stop a game whose turn (or round) goes on for more than N answers without ending; "
-                        f"it is reported as stalled, with its seed (default: {MAX_ANSWERS_PER_TURN})")
+    from engine.runtime.budget import MAX_ANSWERS_PER_TURN
+
+    parser.add_argument(
+        "--max-answers-per-turn",
+        type=int,
+        default=MAX_ANSWERS_PER_TURN,
+        metavar="N",
+        help="stop a game whose turn (or round) goes on for more than N answers without ending; "
+        f"it is reported as stalled, with its seed (default: {MAX_ANSWERS_PER_TURN})",
+    )
 
 
 def _load_pack(name: str):
+    from engine.runtime.rules import PackError, load
+
     from .cli import pack_target
-    from .runtime.rules import PackError, load
 
     target = pack_target(name)
     if target is None:
@@ -96,12 +181,15 @@ def _load_pack(name: str):
     try:
         return load(target)
     except PackError as exc:
-        from . import report
+        from engine import report
+
         lines = exc.positions.source_lines if exc.positions is not None else (lambda _p: [])
         print(report.text(exc.diagnostics, lines), file=sys.stderr)
-        print(f"knap: {exc.code} the pack `{name}` has errors; fix them (see `knap lint {name}`) before playing",
-              file=sys.stderr)
-        raise SystemExit(1)     # a content error, not a usage error (cli.main turns this into the exit code)
+        print(
+            f"knap: {exc.code} the pack `{name}` has errors; fix them (see `knap lint {name}`) before playing",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None  # a content error, not a usage error (cli.main turns this into the exit code)
 
 
 def _pack_and_players(args):
@@ -120,11 +208,12 @@ def _pack_and_players(args):
 def play(args) -> int:
     """`knap play`: a new game, or (`--resume FILE`) a game saved when a person left it. Leaving (`q`,
     Ctrl-C, the end of input) saves the game beside its log and prints the command that resumes it."""
-    from .runtime import agents, session
-    from .runtime.errors import ContentError
-    from .runtime.game import GameError, Stalled
-    from .runtime.terminal import HumanAgent, render
-    from .safe_text import console as safe_console, markup, plain
+    from engine.runtime import agents, session
+    from engine.runtime.errors import ContentError
+    from engine.runtime.game import GameError, Stalled
+    from engine.runtime.terminal import HumanAgent, render
+    from engine.safe_text import console as safe_console
+    from engine.safe_text import markup, plain
 
     console = safe_console()
     try:
@@ -136,49 +225,61 @@ def play(args) -> int:
         return table
     rules, game = table.rules, table.game
     seed, answered = game.seed, len(game.history)
-    seats = [HumanAgent(console) if name == session.HUMAN else agents.make(name, _bot_seed(seed, seat, answered))
-             for seat, name in enumerate(table.seats, 1)]
+    seats = [
+        HumanAgent(console) if name == session.HUMAN else agents.make(name, _bot_seed(seed, seat, answered))
+        for seat, name in enumerate(table.seats, 1)
+    ]
     humans = [seat for seat, name in enumerate(table.seats, 1) if name == session.HUMAN]
     watcher = f"P{humans[0]}" if humans else None
     shown = [len(game.log_for(watcher or "P1")) if answered else 0]
 
-    def narrate(game):   # bots' moves, as the person (or a spectator of seat 1 with bots only) may read them
+    def narrate(game):  # bots' moves, as the person (or a spectator of seat 1 with bots only) may read them
         lines = game.log_for(watcher or "P1")
-        for line in lines[shown[0]:]:
+        for line in lines[shown[0] :]:
             if not humans:
                 console.print(f"[dim]{markup(line)}[/dim]")
         shown[0] = len(lines)
 
     oracle = None
-    if table.oracle == "ask":     # the person at the table; the same one who plays a seat, if any
-        oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or \
-            HumanAgent(console, spectator=True)
+    if table.oracle == "ask":  # the person at the table; the same one who plays a seat, if any
+        oracle = next((s for s in seats if isinstance(s, HumanAgent)), None) or HumanAgent(console, spectator=True)
     try:
         session.play_out(game, seats, on_step=narrate, oracle=oracle, watcher=watcher, interruptible=True)
     except KeyboardInterrupt:
         return _save_and_leave(game, table, console)
-    except Stalled as exc:          # the log replays the game up to the stall
+    except Stalled as exc:  # the log replays the game up to the stall
         if not _write_game_log(game, table.log_path, table.seats):
             return EXIT_FINDINGS
         log_name = plain(str(table.log_path))
-        print(f"knap: the game stalled (seed {seed}): {exc.code} {plain(str(exc))}; its log is in {log_name} "
-              f"(`knap replay {log_name} --show`)", file=sys.stderr)
+        print(
+            f"knap: the game stalled (seed {seed}): {exc.code} {plain(str(exc))}; its log is in {log_name} "
+            f"(`knap replay {log_name} --show`)",
+            file=sys.stderr,
+        )
         _hint(exc)
         return EXIT_FINDINGS
-    except (ContentError, GameError) as exc:      # the log replays the game up to the failure, and fails there
+    except (ContentError, GameError) as exc:  # the log replays the game up to the failure, and fails there
         imagined = session.imagined_in(exc)
         _game_error("knap: the game cannot go on: " + imagined, rules, exc)
         if _write_game_log(game, table.log_path, table.seats):
             log_name = plain(str(table.log_path))
-            shows = ("replays the game up to the decision the bot was making: the error is in a game it "
-                     "imagined, not yet in this one") if imagined else "shows what happened"
+            shows = (
+                (
+                    "replays the game up to the decision the bot was making: the error is in a game it "
+                    "imagined, not yet in this one"
+                )
+                if imagined
+                else "shows what happened"
+            )
             print(f"knap: its log is in {log_name} (`knap replay {log_name} --show` {shows})", file=sys.stderr)
         return EXIT_FINDINGS
     render(game.view(watcher or "P1"), console, log_lines=6, spectator=watcher is None)
     result = game.result
     scores = ", ".join(f"{p}: {v}" for p, v in result["scores"].items())
-    console.print(f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
-                  f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else ""))
+    console.print(
+        f"[bold]Winner(s): {markup(', '.join(result['winners']) or 'none')}[/bold] "
+        f"({markup(result['reason'])})" + (f" — {markup(scores)}" if scores else "")
+    )
     if not _write_game_log(game, table.log_path, table.seats):
         return EXIT_FINDINGS
     console.print(markup(f"Log written to {table.log_path} (check it with `knap replay {table.log_path}`)."))
@@ -202,10 +303,9 @@ def _bot_seed(seed: int, seat: int, answered: int) -> int:
 
 def _new_table(args, console):
     """A new game from the command line, or the exit code once the reason has been printed."""
-    from .runtime import session
-    from .runtime.errors import ContentError
-    from .runtime.game import Game, GameError
-    from .safe_text import plain
+    from engine.runtime import session
+    from engine.runtime.errors import ContentError
+    from engine.runtime.game import Game, GameError
 
     if not args.pack:
         print("knap: play needs a PACK (or --resume FILE, to go on with a saved game)", file=sys.stderr)
@@ -222,8 +322,7 @@ def _new_table(args, console):
     if names is None:
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else session.fresh_seed()
-    seats = [session.HUMAN if seat in args.human else names[(seat - 1) % len(names)]
-             for seat in range(1, players + 1)]
+    seats = [session.HUMAN if seat in args.human else names[(seat - 1) % len(names)] for seat in range(1, players + 1)]
     log_path = Path(args.log or f"knap-game-{seed}.json")
     console.print(f"Seed {seed} — replay with --seed {seed}")
     try:
@@ -237,14 +336,23 @@ def _new_table(args, console):
 def _resumed_table(args, console):
     """The game saved in `--resume FILE` (a file anyone may have written: checked like any save), or the
     exit code once the reason has been printed."""
-    from .runtime import persist, session
-    from .safe_text import plain
+    from engine.runtime import persist, session
+    from engine.safe_text import plain
 
-    given = [option for option, value in (("--seed", args.seed is not None), ("--players", args.players is not None),
-                                          ("--human", bool(args.human))) if value]
+    given = [
+        option
+        for option, value in (
+            ("--seed", args.seed is not None),
+            ("--players", args.players is not None),
+            ("--human", bool(args.human)),
+        )
+        if value
+    ]
     if given:
-        print(f"knap: --resume goes on with the saved game's seats and seed; leave out {', '.join(given)}",
-              file=sys.stderr)
+        print(
+            f"knap: --resume goes on with the saved game's seats and seed; leave out {', '.join(given)}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     name = plain(args.resume)
     try:
@@ -263,8 +371,9 @@ def _resumed_table(args, console):
     rules, game = opened
     game.max_answers_per_turn = data.get("max_answers_per_turn")
     turn = game.turn
-    console.print(f"Resuming the game saved in {name}: seed {game.seed}, turn {turn['number']}, "
-                  f"{len(game.history)} answers in")
+    console.print(
+        f"Resuming the game saved in {name}: seed {game.seed}, turn {turn['number']}, {len(game.history)} answers in"
+    )
     log_path = Path(args.log) if args.log else session.log_path_for(args.resume)
     return _Table(rules, game, list(data["seats"]), data["oracle"], log_path, args.resume)
 
@@ -274,12 +383,11 @@ def _save_and_leave(game, table, console) -> int:
     to go on with it."""
     import shlex
 
-    from .atomic import WriteError
-    from .runtime import session
-    from .safe_text import plain
+    from engine.files.atomic import WriteError
+    from engine.runtime import session
+    from engine.safe_text import plain
 
-    data = session.session_data(game, table.seats, oracle=table.oracle,
-                                max_answers_per_turn=game.max_answers_per_turn)
+    data = session.session_data(game, table.seats, oracle=table.oracle, max_answers_per_turn=game.max_answers_per_turn)
     try:
         with session.held_interrupts():
             session.write_session(table.save_path, data)
@@ -289,8 +397,9 @@ def _save_and_leave(game, table, console) -> int:
     command = f"knap play --resume {shlex.quote(str(table.save_path))}"
     if not _pack_found_from(table.save_path, table.rules):
         command += f" {shlex.quote(str(table.rules.root))}"
-    console.print(f"\nGame saved to {plain(str(table.save_path))} (turn {game.turn_number}).",
-                  markup=False, highlight=False)
+    console.print(
+        f"\nGame saved to {plain(str(table.save_path))} (turn {game.turn_number}).", markup=False, highlight=False
+    )
     console.print(f"Resume it with: {plain(command)}", markup=False, highlight=False, soft_wrap=True)
     return EXIT_CLEAN
 
@@ -306,14 +415,15 @@ def _pack_found_from(save_path, rules) -> bool:
 
 def _agent_list(text: str) -> list[str] | None:
     """`--agents A,B,...` as names, or None once an unknown one has been named with the known ones."""
-    from .runtime import agents
-    from .safe_text import plain
+    from engine.runtime import agents
+    from engine.safe_text import plain
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in agents.AGENTS]
     if unknown or not names:
-        print(f"knap: unknown agent `{plain((unknown or [''])[0])}`; agents: {', '.join(agents.AGENTS)}",
-              file=sys.stderr)
+        print(
+            f"knap: unknown agent `{plain((unknown or [''])[0])}`; agents: {', '.join(agents.AGENTS)}", file=sys.stderr
+        )
         return None
     return names
 
@@ -330,11 +440,13 @@ def _agent_names(args):
 
 
 def sim(args) -> int:
-    from .runtime import sim as simulation
+    from engine.runtime import sim as simulation
 
     if args.compare and args.pack:
-        print(f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
-              file=sys.stderr)
+        print(
+            f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if not args.compare and not args.pack:
         print("knap: sim needs a PACK, or --compare PACK_A PACK_B", file=sys.stderr)
@@ -349,16 +461,25 @@ def sim(args) -> int:
     if names is None:
         return EXIT_USAGE
     with _progress(args, {"": f"{rules.pack_id}, {players} players"}) as advance:
-        summary = simulation.run(rules, args.games, players, names, args.seed, args.jobs, args.max_rounds,
-                                 progress=lambda: advance(""), logs_dir=args.log_dir,
-                                 max_answers_per_turn=args.max_answers_per_turn)
+        summary = simulation.run(
+            rules,
+            args.games,
+            players,
+            names,
+            args.seed,
+            args.jobs,
+            args.max_rounds,
+            progress=lambda: advance(""),
+            logs_dir=args.log_dir,
+            max_answers_per_turn=args.max_answers_per_turn,
+        )
     written = _logs_written(summary) & _report(args, summary, print_summary)
     return EXIT_FINDINGS if summary["errors"] or not written else EXIT_CLEAN
 
 
 def sim_compare(args) -> int:
     """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
-    from .runtime import sim as simulation
+    from engine.runtime import sim as simulation
 
     labels = list(args.compare)
     packs = []
@@ -370,8 +491,11 @@ def sim_compare(args) -> int:
     (low_a, high_a), (low_b, high_b) = packs[0].players, packs[1].players
     low, high = max(low_a, low_b), min(high_a, high_b)
     if low > high:
-        print(f"knap: `{labels[0]}` is for {low_a} to {high_a} players and `{labels[1]}` for {low_b} to {high_b}: "
-              "no player count in common", file=sys.stderr)
+        print(
+            f"knap: `{labels[0]}` is for {low_a} to {high_a} players and `{labels[1]}` for {low_b} to {high_b}: "
+            "no player count in common",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     players = args.players if args.players is not None else low
     for name, (first, last) in zip(labels, (packs[0].players, packs[1].players), strict=True):
@@ -381,23 +505,38 @@ def sim_compare(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    with _progress(args, {side: f"{side.upper()}: {label}, {players} players"
-                          for side, label in zip("ab", labels, strict=True)}) as advance:
-        comparison = simulation.compare(packs[0], packs[1], args.games, players, names, args.seed, args.jobs,
-                                        args.max_rounds, progress=advance, logs_dir=args.log_dir,
-                                        max_answers_per_turn=args.max_answers_per_turn)
-    written = _logs_written(comparison["a"]) & _logs_written(comparison["b"]) & \
-        _report(args, comparison, lambda data, console: print_comparison(data, labels, console))
+    with _progress(
+        args, {side: f"{side.upper()}: {label}, {players} players" for side, label in zip("ab", labels, strict=True)}
+    ) as advance:
+        comparison = simulation.compare(
+            packs[0],
+            packs[1],
+            args.games,
+            players,
+            names,
+            args.seed,
+            args.jobs,
+            args.max_rounds,
+            progress=advance,
+            logs_dir=args.log_dir,
+            max_answers_per_turn=args.max_answers_per_turn,
+        )
+    written = (
+        _logs_written(comparison["a"])
+        & _logs_written(comparison["b"])
+        & _report(args, comparison, lambda data, console: print_comparison(data, labels, console))
+    )
     return EXIT_FINDINGS if comparison["a"]["errors"] or comparison["b"]["errors"] or not written else EXIT_CLEAN
 
 
 def _write_game_log(game, path, seats) -> bool:
     """Write a played game's log; False once a failed write has been reported (the path and why)."""
-    from .atomic import WriteError
-    from .runtime import session
-    from .safe_text import plain
+    from engine.files.atomic import WriteError
+    from engine.runtime import session
+    from engine.safe_text import plain
+
     try:
-        session.write_log(game, path, agents=seats)        # who played each seat, by name
+        session.write_log(game, path, agents=seats)  # who played each seat, by name
     except WriteError as exc:
         print(f"knap: {plain(exc)}; the game's log is lost", file=sys.stderr)
         return False
@@ -406,8 +545,9 @@ def _write_game_log(game, path, seats) -> bool:
 
 def _write_file(path, text: str) -> bool:
     """A report written to a file, whole or not at all; False once a failed write has been reported."""
-    from .atomic import WriteError, write_text
-    from .safe_text import plain
+    from engine.files.atomic import WriteError, write_text
+    from engine.safe_text import plain
+
     try:
         write_text(path, text)
     except WriteError as exc:
@@ -420,7 +560,7 @@ def _report(args, data, print_text) -> bool:
     """The summary as `--format` says, to `--output` or standard output (text on a console that cuts no
     cell when it is no terminal); the deprecated `--json FILE` also writes JSON there, as it always did.
     False once a failed write has been reported."""
-    from .cli_options import text_console
+    from .options import text_console
 
     as_json = json.dumps(data, indent=2) + "\n"
     written = True
@@ -449,25 +589,30 @@ def _progress(args, labels: dict[str, str]):
     if sys.stderr.isatty():
         from rich.progress import Progress
 
-        from .safe_text import console as safe_console, markup
+        from engine.safe_text import console as safe_console
+        from engine.safe_text import markup
+
         with Progress(console=safe_console(stderr=True), transient=True) as bar:
             tasks = {key: bar.add_task(markup(label), total=args.games) for key, label in labels.items()}
             yield lambda key="": bar.advance(tasks[key])
         return
-    from .safe_text import plain
+    from engine.safe_text import plain
+
     done = dict.fromkeys(labels, 0)
 
     def advance(key=""):
         done[key] += 1
         if done[key] == args.games or done[key] * 10 // args.games != (done[key] - 1) * 10 // args.games:
             print(f"{plain(labels[key])}: {done[key]}/{args.games} games", file=sys.stderr, flush=True)
+
     yield advance
 
 
 def _logs_written(summary) -> bool:
     """Report each `--log-dir` file that could not be written (the others are kept); False if any."""
-    from .safe_text import plain
-    for problem in dict.fromkeys(summary.get("log_errors", [])):     # a folder that cannot be made: once
+    from engine.safe_text import plain
+
+    for problem in dict.fromkeys(summary.get("log_errors", [])):  # a folder that cannot be made: once
         print(f"knap: {plain(problem)}", file=sys.stderr)
     return not summary.get("log_errors")
 
@@ -486,20 +631,28 @@ def print_comparison(comparison, labels, console):
     from rich import box
     from rich.table import Table
 
-    from .runtime.error_codes import coded
-    from .safe_text import markup
+    from engine.runtime.error_codes import coded
+    from engine.safe_text import markup
 
     diff = comparison["differences"]
     for side, label in zip("ab", labels, strict=True):
         summary = comparison[side]
         shown = label if label.replace("-", "_") == summary["pack"] else f"{label} ({summary['pack']})"
-        console.print(f"[bold]{side.upper()}[/bold] = {markup(shown)}: {summary['played']} of {summary['games']} games "
-                      f"played, {summary['errors']} ended in an error", soft_wrap=True)
+        console.print(
+            f"[bold]{side.upper()}[/bold] = {markup(shown)}: {summary['played']} of {summary['games']} games "
+            f"played, {summary['errors']} ended in an error",
+            soft_wrap=True,
+        )
     first, last = diff["seeds"]
     console.print(f"{diff['players']} players ({', '.join(diff['agents'])}), seeds {first}–{last} for both")
-    table = Table(title="B against A: B − A and its 95 % interval (win % in percentage points)",
-                  box=box.SIMPLE_HEAD,
-                  show_edge=False, pad_edge=False, collapse_padding=True, title_justify="left")
+    table = Table(
+        title="B against A: B − A and its 95 % interval (win % in percentage points)",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
+        title_justify="left",
+    )
     for column in ("", "A", "B", "B − A", "95 % CI", "*"):
         table.add_column(column, justify="left" if column in ("", "*") else "right", no_wrap=bool(column))
 
@@ -510,18 +663,32 @@ def print_comparison(comparison, labels, console):
 
     def rate_row(title, row, end_section=False):
         difference = None if row["difference"] is None else row["difference"] * 100
-        table.add_row(title, rate_cell(row["a"]), rate_cell(row["b"]), _signed(difference, 1),
-                      _interval(row["ci95"], 100, 1), "*" if row["significant"] else "", end_section=end_section)
+        table.add_row(
+            title,
+            rate_cell(row["a"]),
+            rate_cell(row["b"]),
+            _signed(difference, 1),
+            _interval(row["ci95"], 100, 1),
+            "*" if row["significant"] else "",
+            end_section=end_section,
+        )
 
     def mean_row(title, row, end_section=False):
         def cell(sample):
             return "—" if sample["mean"] is None else f"{sample['mean']:.2f}"
-        table.add_row(title, cell(row["a"]), cell(row["b"]), _signed(row["difference"], 2),
-                      _interval(row["ci95"], 1, 2), "*" if row["significant"] else "", end_section=end_section)
+
+        table.add_row(
+            title,
+            cell(row["a"]),
+            cell(row["b"]),
+            _signed(row["difference"], 2),
+            _interval(row["ci95"], 1, 2),
+            "*" if row["significant"] else "",
+            end_section=end_section,
+        )
 
     def count_row(title, row, end_section=False):
-        table.add_row(title, str(row["a"]), str(row["b"]), f"{row['difference']:+d}", "", "",
-                      end_section=end_section)
+        table.add_row(title, str(row["a"]), str(row["b"]), f"{row['difference']:+d}", "", "", end_section=end_section)
 
     mixed = len(set(diff["agents"])) > 1
     for i, seat in enumerate(diff["seats"]):
@@ -543,15 +710,21 @@ def print_comparison(comparison, labels, console):
     for side in "ab":
         summary = comparison[side]
         for sample in summary["error_samples"]:
-            console.print(f"[red]{side.upper()}, seed {sample['seed']}: {markup(sample['error'])}[/red]",
-                          soft_wrap=True)
+            console.print(
+                f"[red]{side.upper()}, seed {sample['seed']}: {markup(sample['error'])}[/red]", soft_wrap=True
+            )
         if summary["stalled"]["count"]:
-            console.print(f"[yellow]{side.upper()}: {summary['stalled']['count']} game(s) stalled (at the round "
-                          f"limit, or in a turn that never ended); seeds: "
-                          f"{', '.join(map(str, summary['stalled']['seeds']))}[/yellow]")
+            console.print(
+                f"[yellow]{side.upper()}: {summary['stalled']['count']} game(s) stalled (at the round "
+                f"limit, or in a turn that never ended); seeds: "
+                f"{', '.join(map(str, summary['stalled']['seeds']))}[/yellow]"
+            )
         for sample in summary.get("stall_samples", []):
-            console.print(f"[yellow]{side.upper()}, seed {sample['seed']}: "
-                          f"{markup(coded(sample.get('code'), sample['why']))}[/yellow]", soft_wrap=True)
+            console.print(
+                f"[yellow]{side.upper()}, seed {sample['seed']}: "
+                f"{markup(coded(sample.get('code'), sample['why']))}[/yellow]",
+                soft_wrap=True,
+            )
     _sample_hints([comparison["a"], comparison["b"]], console)
 
 
@@ -586,8 +759,12 @@ def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> l
     if counted[0][0] == counted[-1][0]:
         return [head + f"all {_figure(counted[0][0])}"]
     low, high = counted[0][0], counted[-1][0]
-    lines = [head + f"min {_figure(low)}, quartiles "
-             + " / ".join(_figure(_quantile(ordered, q)) for q in (0.25, 0.5, 0.75)) + f", max {_figure(high)}"]
+    lines = [
+        head
+        + f"min {_figure(low)}, quartiles "
+        + " / ".join(_figure(_quantile(ordered, q)) for q in (0.25, 0.5, 0.75))
+        + f", max {_figure(high)}"
+    ]
     if len(counted) <= bins:
         rows = [(_figure(value), n) for value, n in counted]
     else:
@@ -612,47 +789,67 @@ def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> l
 def print_summary(summary, console):
     from rich.table import Table
 
-    from .runtime.error_codes import coded
-    from .safe_text import markup
+    from engine.runtime.error_codes import coded
+    from engine.safe_text import markup
 
-    console.print(f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
-                  f"{summary['errors']} ended in an error; {summary['players']} player{'s' if summary['players'] != 1 else ''}, seed {summary['seed']}")
-    counter = summary["score_counter"]      # None: a game won or lost, with no score (a solo game)
+    console.print(
+        f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
+        f"{summary['errors']} ended in an error; {summary['players']} player{'s' if summary['players'] != 1 else ''}, seed {summary['seed']}"
+    )
+    counter = summary["score_counter"]  # None: a game won or lost, with no score (a solo game)
     score_columns = ("mean", "sd", "min", "median", "max") if counter else ()
-    table = Table(title="Win rate by seat (shared wins split; 95 % Wilson interval)"
-                  + (f" and final {counter}" if counter else ""))
+    table = Table(
+        title="Win rate by seat (shared wins split; 95 % Wilson interval)"
+        + (f" and final {counter}" if counter else "")
+    )
     for column in ("seat", "agent", "wins", "win %", "95 % CI", *score_columns):
         table.add_column(column, justify="right")
     for row in summary["seats"]:
         score = row["score"] or {}
-        table.add_row(row["seat"], row["agent"], f"{row['wins']:g}", f"{row['win_rate']:.1%}",
-                      f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
-                      *[_figure(score.get(k, "")) for k in score_columns])
+        table.add_row(
+            row["seat"],
+            row["agent"],
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
+            *[_figure(score.get(k, "")) for k in score_columns],
+        )
     console.print(table)
     if len(summary["per_agent"]) > 1:
         agents_table = Table(title="Win rate by agent")
         for column in ("agent", "seat-games", "wins", "win %", "95 % CI"):
             agents_table.add_column(column, justify="right")
         for name, row in summary["per_agent"].items():
-            agents_table.add_row(name, str(row["seat_games"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}",
-                                 f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}")
+            agents_table.add_row(
+                name,
+                str(row["seat_games"]),
+                f"{row['wins']:g}",
+                f"{row['win_rate']:.1%}",
+                f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
+            )
         console.print(agents_table)
     turns, decisions = summary["turns"], summary["decisions"]
     if turns:
         unit = summary.get("length_unit", "turns")
-        console.print(f"Game length: {turns['mean']} {unit} on average (median {_figure(turns['median'])}, sd "
-                      f"{turns['sd']}, {turns['min']}–{turns['max']}); {decisions['mean']} decisions on average")
+        console.print(
+            f"Game length: {turns['mean']} {unit} on average (median {_figure(turns['median'])}, sd "
+            f"{turns['sd']}, {turns['min']}–{turns['max']}); {decisions['mean']} decisions on average"
+        )
     console.print("How games ended: " + (", ".join(f"{markup(k)} {v}" for k, v in summary["endings"].items()) or "—"))
-    for line in score_lines(summary["score_distribution"]):      # every value and count is in the JSON
+    for line in score_lines(summary["score_distribution"]):  # every value and count is in the JSON
         console.print(markup(line), soft_wrap=True)
     stalled = summary["stalled"]
     if stalled["count"]:
-        console.print(f"[yellow]{stalled['count']} game(s) stalled at the round limit or in a turn that never "
-                      f"ended (a content bug: see docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}"
-                      "[/yellow]")
+        console.print(
+            f"[yellow]{stalled['count']} game(s) stalled at the round limit or in a turn that never "
+            f"ended (a content bug: see docs/playing.md); seeds: {', '.join(map(str, stalled['seeds']))}"
+            "[/yellow]"
+        )
     for sample in summary.get("stall_samples", []):
-        console.print(f"[yellow]seed {sample['seed']}: {markup(coded(sample.get('code'), sample['why']))}[/yellow]",
-                      soft_wrap=True)
+        console.print(
+            f"[yellow]seed {sample['seed']}: {markup(coded(sample.get('code'), sample['why']))}[/yellow]",
+            soft_wrap=True,
+        )
     for sample in summary["error_samples"]:
         console.print(f"[red]seed {sample['seed']}: {markup(sample['error'])}[/red]", soft_wrap=True)  # one line
     _sample_hints([summary], console)
@@ -660,10 +857,14 @@ def print_summary(summary, console):
 
 def _sample_hints(summaries, console) -> None:
     """Under the sampled stalls and errors of a summary, the hint of each runtime error code among them, once."""
-    from .runtime.error_codes import hint_for
-    from .safe_text import markup
-    codes = dict.fromkeys(sample.get("code") for summary in summaries
-                          for sample in [*summary.get("stall_samples", []), *summary["error_samples"]])
+    from engine.runtime.error_codes import hint_for
+    from engine.safe_text import markup
+
+    codes = dict.fromkeys(
+        sample.get("code")
+        for summary in summaries
+        for sample in [*summary.get("stall_samples", []), *summary["error_samples"]]
+    )
     for code in codes:
         if code and hint_for(code):
             console.print(f"[dim]      = hint ({code}): {markup(hint_for(code))}[/dim]", soft_wrap=True)
@@ -675,10 +876,10 @@ def replay(args) -> int:
     (the file, where in it, what is wrong) and exit 1; a missing file is a usage error (exit 2). With
     `--show`, the log is printed as far as the game went: up to the failure of a game that failed (exit 1,
     the failure on stderr), and to where a game that stalled or was left stops (said after the log)."""
-    from .runtime import persist, session
-    from .runtime.errors import ContentError
-    from .runtime.game import GameError
-    from .safe_text import plain
+    from engine.runtime import persist, session
+    from engine.runtime.errors import ContentError
+    from engine.runtime.game import GameError
+    from engine.safe_text import plain
 
     name = plain(args.log)
     try:
@@ -695,16 +896,22 @@ def replay(args) -> int:
         return _check_session(name, data, args.pack)
     kind = persist.kind_of(data)
     if kind is None:
-        print(f"knap: {name}: X402 this is not a Knapper game log (nor a saved game): it has no "
-              f"`\"format\": \"{session.LOG_FORMAT}\"`", file=sys.stderr)
+        print(
+            f"knap: {name}: X402 this is not a Knapper game log (nor a saved game): it has no "
+            f'`"format": "{session.LOG_FORMAT}"`',
+            file=sys.stderr,
+        )
         _hint("X402")
         return EXIT_FINDINGS
     try:
         (persist.check_log if kind == "log" else persist.check_save_schema)(data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
-    pack = args.pack or (kind == "log" and _recorded_pack(data.get("pack_path"), name, pack_id=data["pack"])) \
+    pack = (
+        args.pack
+        or (kind == "log" and _recorded_pack(data.get("pack_path"), name, pack_id=data["pack"]))
         or data["pack"]
+    )
     rules = _load_pack(str(pack))
     if rules is None:
         return EXIT_USAGE
@@ -721,16 +928,19 @@ def replay(args) -> int:
     if args.show and game is not None:
         for line in game.log_for(None):
             print(plain(line))
-    if isinstance(failure, persist.RecordError):      # an answer the game refuses: the log is wrong
+    if isinstance(failure, persist.RecordError):  # an answer the game refuses: the log is wrong
         return _bad_record(name, failure)
-    if failure is not None:                           # the game itself failed there, as it did when played
+    if failure is not None:  # the game itself failed there, as it did when played
         where = "during setup" if game is None else f"at decision {len(game.history)}"
         _game_error(f"knap: {name}: the log does not replay: the game fails {where}: ", rules, failure)
         return EXIT_FINDINGS
     actual = game.state_hash()
     if actual != data["final_hash"]:
-        print(f"knap: {name}: X406 the replayed game differs from the log: final state {actual[:16]}…, "
-              f"the log says {data['final_hash'][:16]}…", file=sys.stderr)
+        print(
+            f"knap: {name}: X406 the replayed game differs from the log: final state {actual[:16]}…, "
+            f"the log says {data['final_hash'][:16]}…",
+            file=sys.stderr,
+        )
         _hint("X406")
         return EXIT_FINDINGS
     if not game.over:
@@ -745,12 +955,13 @@ def _unfinished(game, answers_in_turn: int) -> str:
     when = f"round {turn['number']}" if game.rules.in_rounds else f"turn {turn['number']} ({turn['player']})"
     decision = game.decision
     waiting = f", with {', '.join(decision.players)} to answer: {decision.prompt}" if decision is not None else ""
-    return (f"The game did not end: the log stops in {when}, {answers_in_turn} answers into it{waiting} "
-            "(a game that stalled, or one left before its end)")
+    return (
+        f"The game did not end: the log stops in {when}, {answers_in_turn} answers into it{waiting} "
+        "(a game that stalled, or one left before its end)"
+    )
 
 
-def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "--pack",
-                   pack_id=None) -> str | None:
+def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "--pack", pack_id=None) -> str | None:
     """The pack folder a log names, trusted only inside the roots knap was given: the working folder or
     the log's own folder (a log from a stranger must not make knap read a folder elsewhere). Otherwise
     None, and the pack is looked up by the log's pack id (`--pack` names another)."""
@@ -762,14 +973,18 @@ def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "-
     if folder.is_dir() and any(folder.is_relative_to(root) for root in roots):
         return str(folder)
     if isinstance(pack_id, str) and _found_by_id(pack_id) == folder:
-        return None       # the id finds this very folder (a built-in pack, say): nothing to say
-    print(f"knap: the {what}'s pack folder lies outside the working folder and the {what}'s folder, so it is not "
-          f"read; the pack is looked up by its id (name its folder with {option})", file=sys.stderr)
+        return None  # the id finds this very folder (a built-in pack, say): nothing to say
+    print(
+        f"knap: the {what}'s pack folder lies outside the working folder and the {what}'s folder, so it is not "
+        f"read; the pack is looked up by its id (name its folder with {option})",
+        file=sys.stderr,
+    )
     return None
 
 
 def _found_by_id(pack_id: str) -> Path | None:
-    from .packs import resolve_target
+    from engine.content.packs import resolve_target
+
     found = resolve_target(pack_id) if pack_id and "/" not in pack_id and pack_id not in (".", "..") else None
     return Path(found).resolve() if found is not None else None
 
@@ -777,8 +992,9 @@ def _found_by_id(pack_id: str) -> Path | None:
 def _bad_record(name: str, exc) -> int:
     """One line for a log or save that cannot be used, `FILE:LINE:COL: CODE ...` or `FILE: /pointer: CODE
     ...`, and the code's hint."""
-    from .runtime.error_codes import coded
-    from .safe_text import plain
+    from engine.runtime.error_codes import coded
+    from engine.safe_text import plain
+
     where = f"{name}:{exc.where}" if exc.line else f"{name}: {exc.where}" if exc.where else name
     print(f"knap: {where}: {coded(exc.code, plain(exc.message))}", file=sys.stderr)
     _hint(exc)
@@ -788,8 +1004,9 @@ def _bad_record(name: str, exc) -> int:
 def _game_error(lead: str, rules, exc) -> None:
     """A runtime error as `knap lint` prints a finding: `lead`, then `file:line:col: CODE message`, the line
     of the pack it points at with a caret, and the hint."""
-    from .report import quoted
-    from .safe_text import plain
+    from engine.report import quoted
+    from engine.safe_text import plain
+
     print(f"{lead}{plain(rules.describe(exc))}", file=sys.stderr)
     place = rules.position(exc)
     if place is not None:
@@ -800,17 +1017,18 @@ def _game_error(lead: str, rules, exc) -> None:
 
 def _hint(error) -> None:
     """The hint of a runtime error (or of a code) on the line under it, as `knap lint` prints hints."""
-    from .runtime.error_codes import hint_for
+    from engine.runtime.error_codes import hint_for
+
     hint = hint_for(error if isinstance(error, str) else getattr(error, "code", "") or "")
     if hint:
         print(f"      = hint: {hint}", file=sys.stderr)
 
 
 def _check_save(name: str, rules, state) -> int:
-    from .runtime import persist
-    from .runtime.errors import ContentError
-    from .runtime.game import Game
-    from .safe_text import plain
+    from engine.runtime import persist
+    from engine.runtime.errors import ContentError
+    from engine.runtime.game import Game
+
     try:
         game = Game.from_save(rules, state, schema_checked=True)
     except persist.RecordError as exc:
@@ -825,15 +1043,18 @@ def _check_save(name: str, rules, state) -> int:
 def _open_session(name: str, data, pack_given, option: str = "--pack"):
     """A saved `knap play` session, checked (its own schema, then its game like any save) and loaded with
     its pack: `(rules, game)`, or the exit code once the reason has been printed."""
-    from .runtime import persist, session
-    from .runtime.errors import ContentError
-    from .safe_text import plain
+    from engine.runtime import persist, session
+    from engine.runtime.errors import ContentError
+
     try:
         session.check_session(data)
     except persist.RecordError as exc:
         return _bad_record(name, exc)
-    pack = pack_given or _recorded_pack(data.get("pack_path"), name, what="save", option=option,
-                                        pack_id=data["pack"]) or data["pack"]
+    pack = (
+        pack_given
+        or _recorded_pack(data.get("pack_path"), name, what="save", option=option, pack_id=data["pack"])
+        or data["pack"]
+    )
     rules = _load_pack(str(pack))
     if rules is None:
         return EXIT_USAGE
@@ -863,5 +1084,7 @@ def _loaded(name: str, rules, game) -> str:
     else:
         decision = game.decision
         what = f"{', '.join(decision.players)} to answer ({decision.kind})"
-    return (f"{name}: a saved game of `{rules.pack_id}`, {len(game.players)} players, turn {turn['number']}, "
-            f"{len(game.history)} answers in; it loads: {what} ({game.state_hash()[:16]}…)")
+    return (
+        f"{name}: a saved game of `{rules.pack_id}`, {len(game.players)} players, turn {turn['number']}, "
+        f"{len(game.history)} answers in; it loads: {what} ({game.state_hash()[:16]}…)"
+    )

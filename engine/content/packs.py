@@ -1,4 +1,5 @@
 """Finding packs: which folders are packs, which YAML files belong to which pack."""
+
 from __future__ import annotations
 
 import os
@@ -6,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import confine, resources
+from engine.files import confine, resources
 
 MANIFEST = "pack.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -16,7 +17,7 @@ _SKIP_DIRS = {".git", "node_modules", ".knap_cache", "__pycache__", ".venv", "ve
 @dataclass
 class PackFiles:
     root: Path
-    files: list[Path] = field(default_factory=list)   # the manifest first, then the rest sorted
+    files: list[Path] = field(default_factory=list)  # the manifest first, then the rest sorted
 
     @property
     def manifest(self) -> Path:
@@ -34,13 +35,13 @@ def _yaml_files(folder: Path, *, own_only: bool = False, _seen: set[str] | None 
     folder named on the command line may itself be a link: that is the user's own word."""
     seen = _seen if _seen is not None else {os.path.realpath(folder)}
     found = []
-    pack_of: dict[str, str | None] = {}     # folder -> the root of the pack it is in
+    pack_of: dict[str, str | None] = {}  # folder -> the root of the pack it is in
     top = str(folder)
     for current, dirs, files in os.walk(folder):
         here = Path(current)
         if os.path.isfile(os.path.join(current, MANIFEST)):
             pack_of[current] = current
-            seen.add(os.path.realpath(current))   # a link back to a pack walked already is not walked again
+            seen.add(os.path.realpath(current))  # a link back to a pack walked already is not walked again
         elif current == top:
             enclosing = None if own_only else pack_root_of(folder / MANIFEST)
             pack_of[current] = top if own_only else (str(enclosing) if enclosing is not None else None)
@@ -59,13 +60,12 @@ def _yaml_files(folder: Path, *, own_only: bool = False, _seen: set[str] | None 
             elif is_pack:
                 real = os.path.realpath(path)
                 if not confine.Root(top).contains(real):
-                    found.append(path)          # a pack linked in from outside the folder given: P009, unread
+                    found.append(path)  # a pack linked in from outside the folder given: P009, unread
                 elif real not in seen:
                     seen.add(real)
                     found.extend(_yaml_files(path, _seen=seen))
-            elif pack_of[current] is not None:
-                if not confine.Root(pack_of[current]).contains(os.path.realpath(path)):
-                    found.append(path)
+            elif pack_of[current] is not None and not confine.Root(pack_of[current]).contains(os.path.realpath(path)):
+                found.append(path)
         dirs[:] = kept
         found.extend(here / f for f in sorted(files) if f.endswith(YAML_SUFFIXES) and not f.startswith("."))
     return found
@@ -85,6 +85,7 @@ def resolve_target(target: str) -> Path | None:
     if path.exists():
         return path
     from . import pack_search
+
     return pack_search.lookup(target)
 
 
@@ -110,11 +111,13 @@ def find_pack(pack_id: str, near: Path) -> Path | None:
     `-` and `_` alike), else the first pack root that has it (pack_search.py). An entry that is not a
     pack id (a path) finds nothing: packs never reach outside the roots knap was given."""
     from . import pack_search
+
     return pack_search.find_base(pack_id, near)
 
 
-_CONTENT_MARK = re.compile(rb"^kind[ \t]*:|^#[ \t]*yaml-language-server:[ \t]*\$schema=\S*?([a-z_]+)\.schema\.json",
-                           re.MULTILINE)
+_CONTENT_MARK = re.compile(
+    rb"^kind[ \t]*:|^#[ \t]*yaml-language-server:[ \t]*\$schema=\S*?([a-z_]+)\.schema\.json", re.MULTILINE
+)
 
 
 def looks_like_content(path: Path) -> bool:
@@ -122,6 +125,7 @@ def looks_like_content(path: Path) -> bool:
     `kind:` key, or an editor modeline naming one of Knapper's schemas. Anything else (CI configs, the
     pre-commit config) is not Knapper's business. A file that cannot be read counts as content."""
     from .yamlload import read_regular
+
     raw = read_regular(str(path))
     if raw is None:
         return True
@@ -142,7 +146,7 @@ def discover(paths: list[Path]) -> tuple[list[PackFiles], list[Path]]:
             files = _yaml_files(path)
             roots = {f.parent for f in files if f.name == MANIFEST}
             enclosing = None if path in roots else pack_root_of(path / MANIFEST)
-            if enclosing is not None:   # a folder inside a pack: lint the whole pack
+            if enclosing is not None:  # a folder inside a pack: lint the whole pack
                 members.setdefault(enclosing, pack_files(enclosing))
             for f in files:
                 root = _deepest_root(f, roots)
@@ -167,7 +171,7 @@ def display(path) -> str:
     path = str(path)
     here = _CWD[0] if _CWD and _CWD[1] == os.getcwd() else _remember_cwd()
     if path.startswith(here):
-        return path[len(here):]
+        return path[len(here) :]
     if not os.path.isabs(path):
         return path
     try:
@@ -189,6 +193,7 @@ def _remember_cwd() -> str:
 def pack_documents(root: Path) -> list[tuple[str, int, dict]]:
     """Every mapping document of the pack at `root`, as (file, index, data); broken files contribute nothing."""
     from .yamlload import load_file
+
     found = []
     for path in pack_files(root):
         loaded = load_file(display(path))

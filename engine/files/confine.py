@@ -7,6 +7,7 @@ of followed. The folder holding the file is resolved and checked to lie inside t
 link anywhere between the root and the file. The root itself may be a link: a pack linked into a content
 folder as a whole is read where it really is.
 """
+
 from __future__ import annotations
 
 import errno
@@ -14,9 +15,14 @@ import os
 import stat
 from pathlib import Path
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)      # without it (Windows), a link is looked for before opening
-_FLAGS = (os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0)     # a FIFO must not block the open
-          | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # without it (Windows), a link is looked for before opening
+_FLAGS = (
+    os.O_RDONLY
+    | _NOFOLLOW
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block the open
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
 # what opening a link with O_NOFOLLOW gives: ELOOP on Linux and macOS, EMLINK on FreeBSD
 _LINK_ERRORS = {errno.ELOOP, errno.EMLINK}
 
@@ -47,7 +53,8 @@ class Root:
         """Whether `path` (a file or a folder) is, or lies behind, a link leading out of the root."""
         absolute = os.path.abspath(path)
         return not self._folder_inside(os.path.dirname(absolute)) or (
-            os.path.islink(absolute) and not self.contains(os.path.realpath(absolute)))
+            os.path.islink(absolute) and not self.contains(os.path.realpath(absolute))
+        )
 
     def open(self, path) -> int:
         """A descriptor of `path` (anything: check it is a regular file). Raises LinkOutside for a link out
@@ -103,7 +110,8 @@ def _read_regular(descriptor: int, limit: int) -> bytes | None:
 
 def root_of(path) -> Root:
     """The root a file is read under when no caller said: its pack's folder, else its own folder."""
-    from .packs import pack_root_of
+    from engine.content.packs import pack_root_of
+
     absolute = os.path.abspath(path)
     pack = pack_root_of(Path(absolute))
     return Root(pack if pack is not None else os.path.dirname(absolute))

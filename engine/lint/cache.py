@@ -10,6 +10,7 @@ The cache writes only into a folder it made itself: one that did not exist (knap
 `.gitignore` holding `*` and a CACHEDIR.TAG naming knap), or one an older knap made (its `.gitignore`
 holds exactly `*`). It never adds a file to anyone else's folder.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,16 +22,19 @@ import stat
 from dataclasses import fields
 from pathlib import Path
 
-from . import __version__, confine, resources
-from .diagnostics import Diagnostic, Severity
+from engine import __version__
+from engine.diagnostics import Diagnostic, Severity
+from engine.files import confine, resources
 
 FORMAT = b"knap-cache/2"
 KEY_NAME = "lint-key"
 KEY_BYTES = 32
 TAG_NAME = "CACHEDIR.TAG"
-TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
-       "# This file is a cache directory tag created by knap (the cache of `knap lint`).\n"
-       "# For information about cache directory tags, see https://bford.info/cachedir/\n")
+TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by knap (the cache of `knap lint`).\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -107,10 +111,10 @@ def key() -> bytes | None:
             temp = folder / f".{KEY_NAME}.{os.getpid()}.{secrets.token_hex(4)}"
             _write_new(temp, secrets.token_bytes(KEY_BYTES), 0o600)
             try:
-                os.link(temp, path)      # two runs at once: the first key stays, both use it
+                os.link(temp, path)  # two runs at once: the first key stays, both use it
             except FileExistsError:
                 pass
-            except OSError:              # a file system without hard links
+            except OSError:  # a file system without hard links
                 os.replace(temp, path)
             finally:
                 if os.path.lexists(temp):
@@ -138,6 +142,9 @@ def _read_key(path: Path) -> bytes | None:
 
 
 # ------------------------------------------------------------------------------ the files
+_CHECKING_PACKAGES = ("content", "dsl", "files", "lint")  # the code a verdict comes from (not the runtime's)
+
+
 def engine_key() -> str:
     """Anything that can change a verdict: the version, the schemas, the grammar and the checking code."""
     digest = hashlib.blake2b(digest_size=16)
@@ -147,8 +154,13 @@ def engine_key() -> str:
             if path.is_file():
                 digest.update(path.name.encode())
                 digest.update(path.read_bytes())
-    for module in sorted(Path(__file__).parent.glob("*.py")):
+    engine = Path(__file__).resolve().parent.parent
+    for module in sorted(engine.glob("*.py")):
         digest.update(module.read_bytes())
+    for package in _CHECKING_PACKAGES:
+        for module in sorted((engine / package).glob("*.py")):
+            digest.update(f"{package}/{module.name}".encode())
+            digest.update(module.read_bytes())
     return digest.hexdigest()
 
 
@@ -172,7 +184,7 @@ class Cache:
 
     def _mac(self, root: Path, part: str, body: bytes) -> bytes:
         digest = hashlib.blake2b(key=self.key, digest_size=32)
-        digest.update(f"{part}\0{root}\0".encode())   # an entry is valid for its own pack and part only
+        digest.update(f"{part}\0{root}\0".encode())  # an entry is valid for its own pack and part only
         digest.update(body)
         return digest.hexdigest().encode()
 
@@ -236,11 +248,15 @@ _SEVERITIES = {s.value for s in Severity}
 
 
 def _diagnostic(value) -> bool:
-    return (type(value) is dict and _str(value.get("code")) and _str(value.get("message"))
-            and value.keys() <= _DIAGNOSTIC_FIELDS
-            and all(_str(value[k]) for k in _TEXT_FIELDS if k in value)
-            and all(_int(value[k]) for k in _NUMBER_FIELDS if k in value)
-            and value.get("severity", "error") in _SEVERITIES)
+    return (
+        type(value) is dict
+        and _str(value.get("code"))
+        and _str(value.get("message"))
+        and value.keys() <= _DIAGNOSTIC_FIELDS
+        and all(_str(value[k]) for k in _TEXT_FIELDS if k in value)
+        and all(_int(value[k]) for k in _NUMBER_FIELDS if k in value)
+        and value.get("severity", "error") in _SEVERITIES
+    )
 
 
 def _diagnostics(value) -> bool:
@@ -252,41 +268,68 @@ def _counts(value) -> bool:
 
 
 def _stats(value) -> bool:
-    return (type(value) is dict and _str(value.get("pack")) and _counts(value.get("documents"))
-            and _counts(value.get("provenance")) and all(_int(value.get(k)) for k in ("cards", "card_copies",
-                                                                                     "dsl_texts")))
+    return (
+        type(value) is dict
+        and _str(value.get("pack"))
+        and _counts(value.get("documents"))
+        and _counts(value.get("provenance"))
+        and all(_int(value.get(k)) for k in ("cards", "card_copies", "dsl_texts"))
+    )
 
 
-def _fingerprint(value) -> bool:   # one per file of the pack, on every warm run: kept cheap
-    return (type(value) is dict and type(value.get("hash")) is str and type(value.get("size", 0)) is int
-            and type(value.get("mtime", 0)) is int)
+def _fingerprint(value) -> bool:  # one per file of the pack, on every warm run: kept cheap
+    return (
+        type(value) is dict
+        and type(value.get("hash")) is str
+        and type(value.get("size", 0)) is int
+        and type(value.get("mtime", 0)) is int
+    )
 
 
 def _pack_part(data: dict) -> bool:
     files, extends = data.get("files"), data.get("extends")
-    return (_str(data.get("key")) and type(files) is dict and all(map(_fingerprint, files.values()))
-            and _diagnostics(data.get("diagnostics")) and _stats(data.get("stats"))
-            and type(extends) is list and len(extends) == 2 and (extends[0] is None or _str(extends[0]))
-            and type(extends[1]) is list and all(map(_str, extends[1])))
+    return (
+        _str(data.get("key"))
+        and type(files) is dict
+        and all(map(_fingerprint, files.values()))
+        and _diagnostics(data.get("diagnostics"))
+        and _stats(data.get("stats"))
+        and type(extends) is list
+        and len(extends) == 2
+        and (extends[0] is None or _str(extends[0]))
+        and type(extends[1]) is list
+        and all(map(_str, extends[1]))
+    )
 
 
 def _file_result(value) -> bool:
     if type(value) is not dict:
         return False
     docs, texts, invalid = value.get("docs"), value.get("texts"), value.get("invalid")
-    return (_diagnostics(value.get("d"))
-            and type(docs) is list and all(type(d) is list and len(d) == 2 and _int(d[0]) and type(d[1]) is dict
-                                           for d in docs)
-            and type(texts) is list and all(type(t) is list and len(t) == 3 and _int(t[0]) and type(t[1]) is list
-                                            and all(_str(s) or _int(s) for s in t[1]) for t in texts)
-            and type(invalid) is list and all(map(_int, invalid)))
+    return (
+        _diagnostics(value.get("d"))
+        and type(docs) is list
+        and all(type(d) is list and len(d) == 2 and _int(d[0]) and type(d[1]) is dict for d in docs)
+        and type(texts) is list
+        and all(
+            type(t) is list
+            and len(t) == 3
+            and _int(t[0])
+            and type(t[1]) is list
+            and all(_str(s) or _int(s) for s in t[1])
+            for t in texts
+        )
+        and type(invalid) is list
+        and all(map(_int, invalid))
+    )
 
 
 def _files_part(data: dict) -> bool:
     results = data.get("results")
     return type(results) is dict and all(
         type(entry) is dict and _str(entry.get("hash")) and _file_result(entry.get("result"))
-        for entry in results.values())
+        for entry in results.values()
+    )
 
 
 SHAPES = {"pack": _pack_part, "files": _files_part}

@@ -4,28 +4,32 @@ and check every name, arity and type against the built-in tables and the pack's 
 The instruction tree (nested tuples and lists, JSON-serializable) is what the runtime executes;
 every node carries the character offset of its text so a problem points at its exact spot.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import ClassVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from . import resources, suggestions
-from .dsl_builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, RESERVED_WORDS, VERBS, ZONE_FIELDS
+from engine import suggestions
+from engine.files import resources
 
-MAX_TEXT = 4000          # characters in one DSL text
-MAX_NESTING = 24         # brackets or blocks inside each other
+from .builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, RESERVED_WORDS, VERBS, ZONE_FIELDS
+
+MAX_TEXT = 4000  # characters in one DSL text
+MAX_NESTING = 24  # brackets or blocks inside each other
 
 EFFECT, CONDITION, EXPRESSION = "effect", "condition", "expression"
 
 
 class _Indent(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR", "RSQB"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
@@ -35,13 +39,21 @@ class _Indent(Indenter):
 def parser() -> Lark:
     """Built once per process: the LALR tables are the expensive part."""
     grammar = resources.read_text("grammar", "effects.lark")
-    return Lark(grammar, parser="lalr", postlex=_Indent(), start=["start", "expression_only"],
-                propagate_positions=False, maybe_placeholders=True, transformer=_Lower())
+    return Lark(
+        grammar,
+        parser="lalr",
+        postlex=_Indent(),
+        start=["start", "expression_only"],
+        propagate_positions=False,
+        maybe_placeholders=True,
+        transformer=_Lower(),
+    )
 
 
 @dataclass
 class Problem:
     """A DSL problem at a character offset of the text; the caller maps it into the YAML file."""
+
     code: str
     message: str
     offset: int
@@ -50,11 +62,27 @@ class Problem:
 
 # ---------------------------------------------------------------- words for the parser's terminals
 _TERMINAL_WORDS = {
-    "NAME": "a name", "NUMBER": "a number", "STRING": 'a quoted text ("...")', "PREP": "a word such as `from`, `to` "
-    "or `as`", "COMPARE": "a comparison (`=`, `<`, `>=` ...)", "MUL": "`*`, `/` or `%`",
-    "PLUS": "`+`", "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
-    "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "DOT": "`.`",
-    "SEMICOLON": "`;`", "MINUS": "`-`", "EQUAL": "`=`", "$END": "the end of the text",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a quoted text ("...")',
+    "PREP": "a word such as `from`, `to` or `as`",
+    "COMPARE": "a comparison (`=`, `<`, `>=` ...)",
+    "MUL": "`*`, `/` or `%`",
+    "PLUS": "`+`",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "COLON": "`:`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "COMMA": "`,`",
+    "DOT": "`.`",
+    "SEMICOLON": "`;`",
+    "MINUS": "`-`",
+    "EQUAL": "`=`",
+    "$END": "the end of the text",
 }
 
 
@@ -88,8 +116,12 @@ def _expected_words(expected) -> str:
 # Typical mistakes, matched by the parser state they leave (lark's match_examples).
 _EXAMPLES = {
     "a line starting a block (`if`, `else`, `repeat`, `for each`) must end with `:`": [
-        "if x > 1\n  gain 1 vp\n", "repeat 2 times\n  gain 1 vp\n", "for each p in players\n  gain 1 vp\n",
-        "if x\n", "else\n"],
+        "if x > 1\n  gain 1 vp\n",
+        "repeat 2 times\n  gain 1 vp\n",
+        "for each p in players\n  gain 1 vp\n",
+        "if x\n",
+        "else\n",
+    ],
     "`=` compares two values here; to give a name a value write `let NAME = ...`": ["x = 1\n"],
     "a text must be in double quotes and end on the same line": ['log "abc\n'],
 }
@@ -97,16 +129,19 @@ _EXAMPLES = {
 
 def _label_for(exc: UnexpectedInput, text: str, start: str) -> str | None:
     try:
-        return exc.match_examples(lambda t: parser().parse(t, start=start), _EXAMPLES,
-                                  use_accepts=True)
+        return exc.match_examples(lambda t: parser().parse(t, start=start), _EXAMPLES, use_accepts=True)
     except Exception:  # noqa: BLE001 -- matching is best effort; the plain message stays
         return None
 
 
 def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
     if isinstance(exc, DedentError):
-        return Problem("D001", "this line's indentation does not match any block above it",
-                       _bad_dedent(text), "indent blocks by the same number of spaces")
+        return Problem(
+            "D001",
+            "this line's indentation does not match any block above it",
+            _bad_dedent(text),
+            "indent blocks by the same number of spaces",
+        )
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         hint = ""
@@ -114,7 +149,7 @@ def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
             hint = 'texts use double quotes: "like this"'
         elif char.isupper():
             hint = "names are lower-case snake_case: `stone_knife`"
-        elif char == "-" or char == "." :
+        elif char == "-" or char == ".":
             hint = "ids use underscores, not hyphens"
         else:
             hint = f"expected {_expected_words(exc.allowed or [])}"
@@ -130,8 +165,12 @@ def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
             found = "the end of the line"
         elif token.type == "_INDENT":
             offset = _next_content(text, offset)
-            return Problem("D001", "this line is indented, but the line before does not open a block", offset,
-                           label or "indent only the lines under a line that ends with `:`")
+            return Problem(
+                "D001",
+                "this line is indented, but the line before does not open a block",
+                offset,
+                label or "indent only the lines under a line that ends with `:`",
+            )
         else:
             found = f"`{token.value}`"
         expected = _expected_words(exc.expected)
@@ -144,8 +183,7 @@ def _syntax_problem(exc: Exception, text: str, start: str) -> Problem:
             label = "a `[` before this point is not closed"
         return Problem("D001", message, offset, label or "")
     if isinstance(exc, UnexpectedEOF):
-        return Problem("D001", f"the text ends too early, expected {_expected_words(exc.expected)}",
-                       len(text.rstrip()))
+        return Problem("D001", f"the text ends too early, expected {_expected_words(exc.expected)}", len(text.rstrip()))
     return Problem("D001", f"cannot parse: {exc}", 0)
 
 
@@ -302,7 +340,7 @@ class _Lower(Transformer):
 
     def _arithmetic(self, ch):
         result = ch[0]
-        for op, right in zip(ch[1::2], ch[2::2]):
+        for op, right in zip(ch[1::2], ch[2::2], strict=True):  # operand (op operand)*: the grammar's shape
             result = ["op", op.start_pos, str(op), result, right]
         return result
 
@@ -317,11 +355,19 @@ class _Lower(Transformer):
 def parse(text: str, mode: str = EFFECT):
     """Parse a DSL text. Returns (instructions, None) or (None, Problem). Cached: packs repeat texts."""
     if len(text) > MAX_TEXT:
-        return None, Problem("D005", f"the text is {len(text)} characters long; the limit is {MAX_TEXT}", 0,
-                             "split it into several rules or functions")
+        return None, Problem(
+            "D005",
+            f"the text is {len(text)} characters long; the limit is {MAX_TEXT}",
+            0,
+            "split it into several rules or functions",
+        )
     if _nesting(text) > MAX_NESTING:
-        return None, Problem("D005", f"the text nests brackets or blocks deeper than {MAX_NESTING} levels", 0,
-                             "simplify the expression with `let`")
+        return None, Problem(
+            "D005",
+            f"the text nests brackets or blocks deeper than {MAX_NESTING} levels",
+            0,
+            "simplify the expression with `let`",
+        )
     start = "start" if mode == EFFECT else "expression_only"
     source = text if text.endswith("\n") else text + "\n"
     if mode != EFFECT:
@@ -353,27 +399,50 @@ def _shift(ir, by):
 @dataclass
 class Symbols:
     """What a pack defines, as the checker sees it."""
-    ids: dict[str, str] = field(default_factory=dict)          # id -> category (card, zone, counter, ...)
-    zone_owner: dict[str, str] = field(default_factory=dict)   # zone id -> table | player
+
+    ids: dict[str, str] = field(default_factory=dict)  # id -> category (card, zone, counter, ...)
+    zone_owner: dict[str, str] = field(default_factory=dict)  # zone id -> table | player
     counter_owner: dict[str, str] = field(default_factory=dict)
-    functions: dict[str, int] = field(default_factory=dict)    # pack function id -> number of params
-    card_stats: set[str] = field(default_factory=set)          # stat and ref names usable as card.FIELD
+    functions: dict[str, int] = field(default_factory=dict)  # pack function id -> number of params
+    card_stats: set[str] = field(default_factory=set)  # stat and ref names usable as card.FIELD
 
     def all_names(self):
         return set(self.ids) | set(CONSTANTS)
 
 
-_CATEGORY_TYPES = {"card": "card", "zone": "zone", "counter": "counter", "tag": "name", "type": "name",
-                   "component": "any", "parameter": "any", "action": "any", "phase": "any", "function": "any",
-                   "end": "any", "scoring": "any", "pack": "any"}
+_CATEGORY_TYPES = {
+    "card": "card",
+    "zone": "zone",
+    "counter": "counter",
+    "tag": "name",
+    "type": "name",
+    "component": "any",
+    "parameter": "any",
+    "action": "any",
+    "phase": "any",
+    "function": "any",
+    "end": "any",
+    "scoring": "any",
+    "pack": "any",
+}
 
-_COMPATIBLE = {("card", "cards"), ("player", "players"), ("number", "range"), ("name", "text"),
-               ("text", "name"), ("cards", "card"), ("players", "player"), ("range", "number"),
-               ("zone", "cards"), ("number", "bool"), ("bool", "number")}
+_COMPATIBLE = {
+    ("card", "cards"),
+    ("player", "players"),
+    ("number", "range"),
+    ("name", "text"),
+    ("text", "name"),
+    ("cards", "card"),
+    ("players", "player"),
+    ("range", "number"),
+    ("zone", "cards"),
+    ("number", "bool"),
+    ("bool", "number"),
+}
 
 
 def _fits(actual: str, expected: str) -> bool:
-    return (actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE)
+    return actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE
 
 
 # "did you mean `x`?" for the closest candidate, or nothing: one for every check (engine/suggestions.py)
@@ -386,7 +455,7 @@ class Checker:
         self.scope: dict[str, str] = dict(locals_ or {})
         self.problems: list[Problem] = []
         self.in_where = 0
-        self.where_items: list[str] = []   # the type of `item` in each enclosing `where`
+        self.where_items: list[str] = []  # the type of `item` in each enclosing `where`
 
     def problem(self, code, message, offset, hint=""):
         self.problems.append(Problem(code, message, offset, hint))
@@ -397,8 +466,12 @@ class Checker:
         for the rest of the text, where it would read the bound value (or none yet) instead."""
         category = self.symbols.ids.get(name)
         if category is not None and name not in self.scope:
-            self.problem("D006", f"`{name}` is a {category} of this pack; naming a value `{name}` hides it for the "
-                         "rest of the text", at, f"choose another name, such as `{name}_{kind if kind != 'any' else 'value'}`")
+            self.problem(
+                "D006",
+                f"`{name}` is a {category} of this pack; naming a value `{name}` hides it for the rest of the text",
+                at,
+                f"choose another name, such as `{name}_{kind if kind != 'any' else 'value'}`",
+            )
         self.scope[name] = kind
 
     # statements
@@ -440,13 +513,20 @@ class Checker:
         required = [p for p in verb.args if p.required]
         if not (len(required) <= len(args) <= len(verb.args)):
             shown = " ".join(p.name if p.required else f"[{p.name}]" for p in verb.args)
-            self.problem("D003", f"`{name}` takes {self._count(verb.args)}, got {len(args)}", at,
-                         f"write it as: {name} {shown}".rstrip())
+            self.problem(
+                "D003",
+                f"`{name}` takes {self._count(verb.args)}, got {len(args)}",
+                at,
+                f"write it as: {name} {shown}".rstrip(),
+            )
         # With an optional first argument, the arguments given fill the parameters from the end.
-        params = verb.args[len(verb.args) - len(args):] if len(args) < len(verb.args) and not verb.args[0].required \
+        params = (
+            verb.args[len(verb.args) - len(args) :]
+            if len(args) < len(verb.args) and not verb.args[0].required
             else verb.args
+        )
         bindings = []
-        for param, arg in zip(params, args):
+        for param, arg in zip(params, args, strict=False):  # a wrong count is D003 above; check what there is
             if param.type == "name":
                 if arg[0] != "name":
                     self.problem("D004", f"`{name}` needs a plain name for its {param.name}", arg[1])
@@ -476,8 +556,9 @@ class Checker:
                 self.expect(value, param.type, f"the `{prep}` part of `{name}`")
         for prep, param in verb.clauses.items():
             if param.required and prep not in seen:
-                self.problem("D003", f"`{name}` needs a `{prep}` part ({param.name})", at,
-                             f"for example: {verb.example}")
+                self.problem(
+                    "D003", f"`{name}` needs a `{prep}` part ({param.name})", at, f"for example: {verb.example}"
+                )
         for binding, offset in bindings:
             self.bind(binding, verb.binds, offset)
 
@@ -526,7 +607,7 @@ class Checker:
             return "bool"
         if op == "op" and node[2] in "+-":
             left, right = self.expr(node[3]), self.expr(node[4])
-            if left == right == "any":        # lists built with `let` are not typed further
+            if left == right == "any":  # lists built with `let` are not typed further
                 return "any"
             collections = {"cards", "players", "zone", "card", "player"}
             if left in collections or right in collections:  # union (+) or difference (-) of groups
@@ -548,8 +629,9 @@ class Checker:
         if op == "where":
             kind = self.expr(node[2])
             self.in_where += 1
-            self.where_items.append("player" if kind in ("players", "player") else
-                                    "card" if kind in ("cards", "card", "zone") else "any")
+            self.where_items.append(
+                "player" if kind in ("players", "player") else "card" if kind in ("cards", "card", "zone") else "any"
+            )
             self.expr(node[3])
             self.where_items.pop()
             self.in_where -= 1
@@ -562,8 +644,12 @@ class Checker:
             return self.scope[word]
         if word == "item":
             if not self.where_items:
-                return self.problem("D002", "`item` names the thing being tested inside `where`, and there is "
-                                    "no `where` here", node[1], "write `... where <condition on item>`")
+                return self.problem(
+                    "D002",
+                    "`item` names the thing being tested inside `where`, and there is no `where` here",
+                    node[1],
+                    "write `... where <condition on item>`",
+                )
             return self.where_items[-1]
         if word in CONSTANTS:
             return CONSTANTS[word].type
@@ -575,8 +661,11 @@ class Checker:
         candidates = set(self.scope) | self.symbols.all_names()
         if self.in_where:
             candidates |= set(CARD_FIELDS) | self.symbols.card_stats
-        hint = suggest(word, candidates) or "names are ids of the pack, built-ins (docs/dsl.md) or names bound " \
-                                              "earlier with `let`, `choose` or `for each`"
+        hint = (
+            suggest(word, candidates)
+            or "names are ids of the pack, built-ins (docs/dsl.md) or names bound "
+            "earlier with `let`, `choose` or `for each`"
+        )
         return self.problem("D002", f"unknown name `{word}`", node[1], hint)
 
     def call(self, node):
@@ -585,37 +674,55 @@ class Checker:
         if func is not None:
             low = sum(1 for p in func.params if p.required)
             if len(args) < low or (len(args) > len(func.params) and not func.variadic):
-                self.problem("D003", f"`{name}` takes {Checker._count(func.params)}"
-                             f"{' or more' if func.variadic else ''}, got {len(args)}", at,
-                             f"for example: {func.example}")
+                self.problem(
+                    "D003",
+                    f"`{name}` takes {Checker._count(func.params)}"
+                    f"{' or more' if func.variadic else ''}, got {len(args)}",
+                    at,
+                    f"for example: {func.example}",
+                )
             for i, arg in enumerate(args):
                 param = func.params[min(i, len(func.params) - 1)]
                 if param.type == "name" and arg[0] == "name":
-                    if arg[2] not in self.symbols.ids and arg[2] not in self.symbols.card_stats \
-                            and arg[2] not in self.scope and name != "flagged":
-                        self.problem("D002", f"unknown name `{arg[2]}`", arg[1],
-                                     suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats))
+                    if (
+                        arg[2] not in self.symbols.ids
+                        and arg[2] not in self.symbols.card_stats
+                        and arg[2] not in self.scope
+                        and name != "flagged"
+                    ):
+                        self.problem(
+                            "D002",
+                            f"unknown name `{arg[2]}`",
+                            arg[1],
+                            suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats),
+                        )
                     continue
                 self.expect(arg, param.type, f"argument {i + 1} of `{name}`")
             return func.returns
         if name in self.symbols.functions:
             expected = self.symbols.functions[name]
             if len(args) != expected:
-                self.problem("D003", f"`{name}` takes {expected} argument{'s' if expected != 1 else ''}, "
-                             f"got {len(args)}", at)
+                self.problem(
+                    "D003", f"`{name}` takes {expected} argument{'s' if expected != 1 else ''}, got {len(args)}", at
+                )
             for arg in args:
                 self.expr(arg)
             return "any"
         if self.symbols.ids.get(name) == "zone":
             if self.symbols.zone_owner.get(name) != "player":
-                return self.problem("D003", f"the zone `{name}` is shared, so it takes no player", at,
-                                    f"write `{name}` alone")
+                return self.problem(
+                    "D003", f"the zone `{name}` is shared, so it takes no player", at, f"write `{name}` alone"
+                )
             if len(args) != 1:
                 return self.problem("D003", f"`{name}(...)` takes one player", at, f"for example: {name}(me)")
             self.expect(args[0], "player", f"the player of `{name}`")
             return "zone"
-        hint = suggest(name, set(FUNCTIONS) | set(self.symbols.functions) |
-                        {z for z, owner in self.symbols.zone_owner.items() if owner == "player"})
+        hint = suggest(
+            name,
+            set(FUNCTIONS)
+            | set(self.symbols.functions)
+            | {z for z, owner in self.symbols.zone_owner.items() if owner == "player"},
+        )
         self.problem("D002", f"unknown function `{name}`", at, hint or "see docs/dsl.md for the functions")
         for arg in args:
             self.expr(arg)
@@ -625,19 +732,27 @@ class Checker:
         _, at, target, name = node
         kind = self.expr(target)
         if kind == "player":
-            if name in self.symbols.counter_owner:      # its own counter, or a shared one anyone reads
+            if name in self.symbols.counter_owner:  # its own counter, or a shared one anyone reads
                 return "number"
-            return self.problem("D002", f"players have no `{name}`", at,
-                                suggest(name, list(self.symbols.counter_owner))
-                                or "a player's fields are its counters and the shared counters")
+            return self.problem(
+                "D002",
+                f"players have no `{name}`",
+                at,
+                suggest(name, list(self.symbols.counter_owner))
+                or "a player's fields are its counters and the shared counters",
+            )
         if kind in ("card", "cards"):
             if name in CARD_FIELDS:
                 return CARD_FIELDS[name][0]
             if name in self.symbols.card_stats:
                 return "number"
-            return self.problem("D002", f"cards have no field `{name}`", at,
-                                suggest(name, set(CARD_FIELDS) | self.symbols.card_stats) or
-                                "card fields are its built-in fields, stats and refs")
+            return self.problem(
+                "D002",
+                f"cards have no field `{name}`",
+                at,
+                suggest(name, set(CARD_FIELDS) | self.symbols.card_stats)
+                or "card fields are its built-in fields, stats and refs",
+            )
         if kind == "zone":
             if name in ZONE_FIELDS:
                 return ZONE_FIELDS[name][0]

@@ -5,8 +5,10 @@ A full disk or a missing folder used to leave a 0-byte or half-written file behi
 target (`os.replace`, atomic on POSIX and Windows), so the target is either the old file or the
 complete new one. Any OSError becomes a `WriteError` that names the path and the reason.
 """
+
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -53,7 +55,7 @@ def write_text(path, text: str) -> None:
         raise WriteError(target, _reason(exc)) from None
     try:
         try:
-            if hasattr(os, "fchmod"):        # POSIX; elsewhere the temporary file's mode stays
+            if hasattr(os, "fchmod"):  # POSIX; elsewhere the temporary file's mode stays
                 os.fchmod(fd, mode)
             _write_all(fd, data)
             os.fsync(fd)
@@ -61,10 +63,8 @@ def write_text(path, text: str) -> None:
             os.close(fd)
         os.replace(temporary, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise WriteError(target, _reason(exc)) from None
 
 

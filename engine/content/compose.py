@@ -10,16 +10,18 @@ and so do the rule settings of the manifest (`players`, `turns`), which are inhe
 Every effective document remembers the layers it was written in (`Layer`), newest first, so a
 problem found in it is reported where the text that caused it was written.
 """
+
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
 
-from . import schema_check
-from .dsl import suggest
+from engine.dsl import suggest
 
-VALUE_KEYS = ("default", "by_player_count")                # what a parameter override replaces whole
-SETTINGS = ("players", "turns")       # the manifest's rule settings: inherited unless the pack restates them
+from . import schema as schema_check
+
+VALUE_KEYS = ("default", "by_player_count")  # what a parameter override replaces whole
+SETTINGS = ("players", "turns")  # the manifest's rule settings: inherited unless the pack restates them
 _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
 
 
@@ -27,6 +29,7 @@ _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's p
 class Layer:
     """One place a document's fields were written: the fields (`data`) sit at `prefix` in the
     document at `file`/`index` (`("changes",)` for a patch)."""
+
     file: str
     index: int
     prefix: tuple
@@ -36,12 +39,13 @@ class Layer:
 @dataclass
 class Effective:
     """A pack as it is played: its manifest merged with its bases', and every document in force."""
+
     pack_id: str
     manifest: dict
     manifest_at: tuple[str, int] | None
-    documents: list[tuple[str, int, dict]]                  # (file, index, data), manifest excluded
+    documents: list[tuple[str, int, dict]]  # (file, index, data), manifest excluded
     layers: dict[tuple[str, int], list[Layer]] = field(default_factory=dict)
-    bases: list[str] = field(default_factory=list)          # the packs it extends, directly
+    bases: list[str] = field(default_factory=list)  # the packs it extends, directly
     removals: dict[str, str] = field(default_factory=dict)  # what it removes from them, with the reasons
 
     def locate(self, file: str, index: int, path: tuple) -> tuple[str, int, tuple]:
@@ -63,8 +67,11 @@ class Effective:
 def _has(data, path) -> bool:
     node = data
     for step in path:
-        inside = step in node if isinstance(node, dict) else \
-            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        inside = (
+            step in node
+            if isinstance(node, dict)
+            else isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        )
         if inside:
             node = node[step]
         else:
@@ -101,12 +108,12 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
     Problems go to `add(code, message, file, index, path, hint, at_key=...)`."""
     manifest = manifest or {}
     documents: list[tuple[str, int, dict]] = []
-    position_of: dict[str, int] = {}          # inherited id -> its place in `documents`
-    owner: dict[str, str] = {}                # inherited id -> the base that brought it
+    position_of: dict[str, int] = {}  # inherited id -> its place in `documents`
+    owner: dict[str, str] = {}  # inherited id -> the base that brought it
     layers: dict[tuple[str, int], list[Layer]] = {}
     parameters: dict = {}
     decks: dict = {}
-    settings: dict[str, tuple[str, object]] = {}     # setting -> (the base that gave it, its value)
+    settings: dict[str, tuple[str, object]] = {}  # setting -> (the base that gave it, its value)
     manifest_layers = [Layer(*manifest_at, (), manifest)] if manifest_at else []
     for position, base_id, base in bases:
         layers.update(base.layers)
@@ -114,8 +121,13 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             doc_id = data["id"]
             if doc_id in position_of:
                 if documents[position_of[doc_id]][2] != data:
-                    add("P006", f"`{base_id}` and `{owner[doc_id]}` both define `{doc_id}`, differently",
-                        *manifest_at, ("extends", position), "extend only one of them, or make them agree")
+                    add(
+                        "P006",
+                        f"`{base_id}` and `{owner[doc_id]}` both define `{doc_id}`, differently",
+                        *manifest_at,
+                        ("extends", position),
+                        "extend only one of them, or make them agree",
+                    )
                 continue
             position_of[doc_id] = len(documents)
             owner[doc_id] = base_id
@@ -128,8 +140,13 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             if name not in base.manifest:
                 continue
             if name in settings and settings[name][1] != base.manifest[name] and name not in manifest:
-                add("P006", f"`{base_id}` and `{settings[name][0]}` set `{name}` differently", *manifest_at,
-                    ("extends", position), f"say `{name}:` in this pack, or extend only one of them")
+                add(
+                    "P006",
+                    f"`{base_id}` and `{settings[name][0]}` set `{name}` differently",
+                    *manifest_at,
+                    ("extends", position),
+                    f"say `{name}:` in this pack, or extend only one of them",
+                )
             settings.setdefault(name, (base_id, base.manifest[name]))
         if base.manifest_at:
             manifest_layers += base.layers.get(base.manifest_at, [Layer(*base.manifest_at, (), base.manifest)])
@@ -151,36 +168,69 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
         if doc_id not in position_of:
             if data.get("replace") is True:
                 hint = suggest(doc_id, position_of) or "leave out `replace: true` to add it as a new document"
-                add("P007", f"`{doc_id}` replaces nothing: no pack this one extends defines it", file, index,
-                    ("replace",), hint, at_key=True)
+                add(
+                    "P007",
+                    f"`{doc_id}` replaces nothing: no pack this one extends defines it",
+                    file,
+                    index,
+                    ("replace",),
+                    hint,
+                    at_key=True,
+                )
             documents.append((file, index, clean))
             continue
         if doc_id in replaced:
-            continue          # a second definition in this pack: R002 says so
+            continue  # a second definition in this pack: R002 says so
         if data.get("replace") is not True:
-            add("P006", f"`{doc_id}` is already a {where(doc_id)}", file, index, ("id",),
-                "add `replace: true` to replace it, or choose another id")
+            add(
+                "P006",
+                f"`{doc_id}` is already a {where(doc_id)}",
+                file,
+                index,
+                ("id",),
+                "add `replace: true` to replace it, or choose another id",
+            )
             continue
         inherited = documents[position_of[doc_id]][2]
         if inherited["kind"] != kind:
-            add("P006", f"`{doc_id}` is a {where(doc_id)}; a {kind} cannot replace it", file, index, ("kind",),
-                f"make this a {inherited['kind']}, or choose another id")
+            add(
+                "P006",
+                f"`{doc_id}` is a {where(doc_id)}; a {kind} cannot replace it",
+                file,
+                index,
+                ("kind",),
+                f"make this a {inherited['kind']}, or choose another id",
+            )
             continue
         replaced[doc_id] = (file, index)
         documents[position_of[doc_id]] = (file, index, clean)
     for file, index, data in patches:
         target = data["target"]
         if target not in position_of:
-            hint = suggest(target, position_of) or ("a patch changes a document of a pack this one extends"
-                                                   if bases else "add `extends:` to pack.yaml: only inherited "
-                                                   "documents can be patched")
-            add("P007", f"the patch targets `{target}`, which no pack this one extends defines", file, index,
-                ("target",), hint)
+            hint = suggest(target, position_of) or (
+                "a patch changes a document of a pack this one extends"
+                if bases
+                else "add `extends:` to pack.yaml: only inherited documents can be patched"
+            )
+            add(
+                "P007",
+                f"the patch targets `{target}`, which no pack this one extends defines",
+                file,
+                index,
+                ("target",),
+                hint,
+            )
             continue
         if target in replaced or target in patched:
             first = replaced.get(target) or patched.get(target)
-            add("P006", f"`{target}` is already {'replaced' if target in replaced else 'patched'} by this pack "
-                f"({first[0]})", file, index, ("target",), "make all the changes to one document in one place")
+            add(
+                "P006",
+                f"`{target}` is already {'replaced' if target in replaced else 'patched'} by this pack ({first[0]})",
+                file,
+                index,
+                ("target",),
+                "make all the changes to one document in one place",
+            )
             continue
         base_file, base_index, inherited = documents[position_of[target]]
         changed = merge_patch(inherited, data["changes"])
@@ -189,27 +239,50 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             for problem in problems:
                 path = tuple(problem.path or ())
                 at = ("changes",) + path if _has(data["changes"], path) else ("changes",)
-                add(problem.code, f"after this patch, {problem.message}", file, index, at, problem.hint,
-                    at_key=problem.at_key and at != ("changes",))
+                add(
+                    problem.code,
+                    f"after this patch, {problem.message}",
+                    file,
+                    index,
+                    at,
+                    problem.hint,
+                    at_key=problem.at_key and at != ("changes",),
+                )
             continue
         patched[target] = (file, index)
         documents[position_of[target]] = (base_file, base_index, changed)
-        layers[(base_file, base_index)] = [Layer(file, index, ("changes",), data["changes"])] + \
-            layers.get((base_file, base_index), [])
+        layers[(base_file, base_index)] = [Layer(file, index, ("changes",), data["changes"])] + layers.get(
+            (base_file, base_index), []
+        )
     removed = set()
     for doc_id in manifest.get("remove") or {}:
         if doc_id in parameters and doc_id not in (manifest.get("parameters") or {}):
-            del parameters[doc_id]      # an inherited parameter the variant does without
+            del parameters[doc_id]  # an inherited parameter the variant does without
             continue
         if doc_id not in position_of:
             own_ids = {d.get("id") for _, _, d in own}
-            hint = "delete its document instead: it is this pack's own" if doc_id in own_ids else \
-                suggest(doc_id, position_of)
-            add("P007", f"`{doc_id}` cannot be removed: no pack this one extends defines it", *manifest_at,
-                ("remove", doc_id), hint, at_key=True)
+            hint = (
+                "delete its document instead: it is this pack's own"
+                if doc_id in own_ids
+                else suggest(doc_id, position_of)
+            )
+            add(
+                "P007",
+                f"`{doc_id}` cannot be removed: no pack this one extends defines it",
+                *manifest_at,
+                ("remove", doc_id),
+                hint,
+                at_key=True,
+            )
         elif doc_id in replaced or doc_id in patched:
-            add("P006", f"`{doc_id}` is removed, and also {'replaced' if doc_id in replaced else 'patched'} "
-                f"by this pack", *manifest_at, ("remove", doc_id), "keep one of the two", at_key=True)
+            add(
+                "P006",
+                f"`{doc_id}` is removed, and also {'replaced' if doc_id in replaced else 'patched'} by this pack",
+                *manifest_at,
+                ("remove", doc_id),
+                "keep one of the two",
+                at_key=True,
+            )
         else:
             removed.add(position_of[doc_id])
     effective = {k: v for k, v in manifest.items() if k != "remove"}

@@ -7,43 +7,53 @@ Which cards a `resolve` reaches is worked out from what the pack's DSL texts say
 each`, `choose ... from ... as`). Anything else may be any card, so the check stays silent rather than
 guess: it reports only what certainly never runs.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import dsl, schema_check
+from engine import dsl
+from engine.content import schema as schema_check
 
 # The card fields that hold behaviour (x-dsl in the card schema), and the verb whose run reads them.
 # None: no verb or rule of the engine reads the field at all. A new x-dsl card field must be added here
 # (tests/test_unread_fields.py checks it), saying what runs it.
 CARD_FIELD_READERS: dict[str, str | None] = {"effect": "resolve", "playable": None}
 
-ANY = None                     # a selection of cards that may be any card
+ANY = None  # a selection of cards that may be any card
 _NARROWING_FIELDS = ("type", "tag", "id")
-_SUBSETS = ("first", "last", "without", "top")   # functions whose value is part of their first argument's
-_CHOOSING = ("choose", "choose_secretly")        # verbs that bind some of their `from` options
+_SUBSETS = ("first", "last", "without", "top")  # functions whose value is part of their first argument's
+_CHOOSING = ("choose", "choose_secretly")  # verbs that bind some of their `from` options
 
 
 @dataclass
 class Reach:
     """What the pack's DSL texts run: which cards `resolve` may reach, which actions `perform` may run."""
-    resolves: list            # one selection per `resolve`: ANY, or a frozenset of (field, value)
-    performed: set            # action ids named by `perform`
-    performs_any: bool        # a `perform` names its action by a value worked out at play
+
+    resolves: list  # one selection per `resolve`: ANY, or a frozenset of (field, value)
+    performed: set  # action ids named by `perform`
+    performs_any: bool  # a `perform` names its action by a value worked out at play
 
     def resolves_card(self, card: dict) -> bool:
         return any(selection is ANY or _matches(selection, card) for selection in self.resolves)
 
     def narrowings(self) -> list[str]:
         """What the pack's `resolve`s are narrowed to, in words, for a hint."""
-        return sorted({f"{field} = {value}" for selection in self.resolves if selection is not ANY
-                       for field, value in selection})
+        return sorted(
+            {f"{field} = {value}" for selection in self.resolves if selection is not ANY for field, value in selection}
+        )
 
 
 def _matches(selection, card: dict) -> bool:
     for field, value in selection:
-        if field == "type" and card.get("type") == value or field == "id" and card.get("id") == value \
-                or field == "tag" and value in (card.get("tags") or []):
+        if (
+            field == "type"
+            and card.get("type") == value
+            or field == "id"
+            and card.get("id") == value
+            or field == "tag"
+            and value in (card.get("tags") or [])
+        ):
             return True
     return False
 
@@ -73,18 +83,15 @@ class _Text:
     twice may hold either value)."""
 
     def __init__(self, ir, values: dict[str, set]):
-        self.values = values           # field -> the values the pack's cards have for it
+        self.values = values  # field -> the values the pack's cards have for it
         self.bindings: dict[str, list] = {}
         for node in _statements(ir):
-            if node[0] == "let":
-                self.bindings.setdefault(node[2], []).append(node[3])
-            elif node[0] == "for":
+            if node[0] == "let" or node[0] == "for":
                 self.bindings.setdefault(node[2], []).append(node[3])
             elif node[0] == "verb":
                 for prep, _, value in node[4]:
                     if prep == "as" and value[0] == "name":
-                        source = next((v for p, _, v in node[4] if p == "from"), None) \
-                            if node[2] in _CHOOSING else None
+                        source = next((v for p, _, v in node[4] if p == "from"), None) if node[2] in _CHOOSING else None
                         self.bindings.setdefault(value[2], []).append(source)
         self.visiting: set[str] = set()
 
@@ -128,8 +135,7 @@ class _Text:
         if op == "cmp" and node[2] == "==":
             for tested, value in ((node[3], node[4]), (node[4], node[3])):
                 field = self.tested_field(tested)
-                if field and value[0] == "name" and value[2] not in self.bindings \
-                        and value[2] in self.values[field]:
+                if field and value[0] == "name" and value[2] not in self.bindings and value[2] in self.values[field]:
                     return frozenset({(field, value[2])})
             return ANY
         if op == "and":
@@ -149,10 +155,13 @@ class _Text:
 def reach(documents, parameters=()) -> Reach:
     """What the DSL texts of `documents` (data dicts of one composed pack) resolve and perform."""
     cards = [d for d in documents if d.get("kind") == "card"]
-    values = {"type": {c.get("type") for c in cards}, "id": {c.get("id") for c in cards},
-              "tag": {t for c in cards for t in (c.get("tags") or []) if isinstance(t, str)}}
-    for field in values:
-        values[field] = {v for v in values[field] if isinstance(v, str) and v not in parameters}
+    values = {
+        "type": {c.get("type") for c in cards},
+        "id": {c.get("id") for c in cards},
+        "tag": {t for c in cards for t in (c.get("tags") or []) if isinstance(t, str)},
+    }
+    for field, raw in values.items():
+        values[field] = {v for v in raw if isinstance(v, str) and v not in parameters}
     found = Reach([], set(), False)
     for data in documents:
         if data.get("kind") not in schema_check.kinds():
@@ -162,7 +171,7 @@ def reach(documents, parameters=()) -> Reach:
                 continue
             for _, text in schema_check.values_at(data, pattern):
                 ir = dsl.parse(text, mode)[0] if isinstance(text, str) else None
-                if ir is None:          # a text that does not parse may say anything: assume the most
+                if ir is None:  # a text that does not parse may say anything: assume the most
                     found.resolves.append(ANY)
                     found.performs_any = True
                     continue
@@ -184,6 +193,7 @@ def reach(documents, parameters=()) -> Reach:
 @dataclass
 class Unread:
     """One finding: the document, the field, and words for the message and hint."""
+
     document: dict
     path: tuple
     message: str
@@ -199,13 +209,22 @@ def unread(documents, parameters=()) -> list[Unread]:
         kind = data.get("kind")
         if kind == "card":
             out.extend(_unread_card_fields(data, found))
-        elif kind == "action" and data.get("subroutine") is True and isinstance(data.get("effect"), str) \
-                and not found.performs_any and data.get("id") not in found.performed:
-            out.append(Unread(data, ("subroutine",),
-                              f"the action `{data['id']}` never runs: it is a subroutine, and no rule of the pack "
-                              "performs it",
-                              f"write `perform {data['id']}` where it should happen, or remove `subroutine: true` "
-                              "to offer it to the players"))
+        elif (
+            kind == "action"
+            and data.get("subroutine") is True
+            and isinstance(data.get("effect"), str)
+            and not found.performs_any
+            and data.get("id") not in found.performed
+        ):
+            out.append(
+                Unread(
+                    data,
+                    ("subroutine",),
+                    f"the action `{data['id']}` never runs: it is a subroutine, and no rule of the pack performs it",
+                    f"write `perform {data['id']}` where it should happen, or remove `subroutine: true` "
+                    "to offer it to the players",
+                )
+            )
     return out
 
 
@@ -215,17 +234,28 @@ def _unread_card_fields(card: dict, found: Reach):
         if not isinstance(card.get(field), str) or not card[field].strip():
             continue
         if reader is None:
-            yield Unread(card, (field,), f"the `{field}` of {kind_word} `{card['id']}` is never read: no rule or "
-                         f"verb of knap uses a card's `{field}`",
-                         "write the condition where the card is used: in the `available` of the action that plays "
-                         "it, or as `require ...` in that action's effect")
+            yield Unread(
+                card,
+                (field,),
+                f"the `{field}` of {kind_word} `{card['id']}` is never read: no rule or "
+                f"verb of knap uses a card's `{field}`",
+                "write the condition where the card is used: in the `available` of the action that plays "
+                "it, or as `require ...` in that action's effect",
+            )
         elif reader == "resolve" and not found.resolves_card(card):
             reached = found.narrowings()
-            hint = "a card's effect runs only when a rule resolves the card: write `resolve CARDS` in the action " \
+            hint = (
+                "a card's effect runs only when a rule resolves the card: write `resolve CARDS` in the action "
                 "or phase where it should happen (`resolve card` in an action performed `with` the card)"
+            )
             if reached:
                 hint += "; the pack's `resolve`s reach only cards where " + " or ".join(f"`{w}`" for w in reached)
             else:
                 hint += "; if the words are for the players only, move them to `text:`"
-            yield Unread(card, (field,), f"the `{field}` of {kind_word} `{card['id']}` never runs: no rule of the "
-                         f"pack resolves the effect of {kind_word} cards", hint)
+            yield Unread(
+                card,
+                (field,),
+                f"the `{field}` of {kind_word} `{card['id']}` never runs: no rule of the "
+                f"pack resolves the effect of {kind_word} cards",
+                hint,
+            )

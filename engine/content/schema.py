@@ -4,18 +4,19 @@ The validators are built once per process; a document's `kind` picks its schema 
 big `oneOf`), so messages stay specific. The schemas' `x-dsl` and `x-ref` annotations tell the
 later stages which fields hold DSL texts and which hold ids; `field_roles` reads them once per kind.
 """
+
 from __future__ import annotations
 
 import json
-
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import fastjsonschema
 from jsonschema import Draft202012Validator
 
-from . import lint_fix, resources
-from .diagnostics import Diagnostic
-from .suggestions import suggest
+from engine.diagnostics import Diagnostic
+from engine.files import resources
+from engine.lint import fix as lint_fix
+from engine.suggestions import suggest
 
 BASE_URI = "https://knapper.invalid/schemas/"
 
@@ -32,7 +33,7 @@ def kinds() -> tuple[str, ...]:
     return tuple(schema_files()["common.schema.json"]["$defs"]["kind"]["enum"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     """Built once, on the schema with its `$ref`s inlined: resolving references through the registry
     for every document costs two thirds of a large lint."""
@@ -59,7 +60,7 @@ def _inline(node, current_file: str, depth: int = 0):
         target, target_file = _lookup(node["$ref"], current_file)
         merged = _inline(target, target_file, depth + 1)
         for key, value in node.items():
-            if key != "$ref":   # siblings of a `$ref` (description, examples) win over the target's
+            if key != "$ref":  # siblings of a `$ref` (description, examples) win over the target's
                 merged[key] = _inline(value, current_file, depth + 1)
         for key in ("$id", "$schema", "$defs"):
             merged.pop(key, None)
@@ -67,7 +68,7 @@ def _inline(node, current_file: str, depth: int = 0):
     return {key: _inline(value, current_file, depth + 1) for key, value in node.items() if key != "$defs"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def inlined(file_name: str) -> dict:
     """A schema with every `$ref` replaced by what it names: self-contained, same meaning (our schemas
     are small and not recursive). Treat the result as read-only."""
@@ -77,7 +78,7 @@ def inlined(file_name: str) -> dict:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
     """(path pattern, role, value) for every annotated field of a kind: role `dsl` (value: effect,
     condition or expression), `ref` (value: the id's category) or `refkey` (the keys are ids).
@@ -101,7 +102,7 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
         if isinstance(schema.get("additionalProperties"), dict):
             walk(schema["additionalProperties"], path + ("*",), depth + 1)
 
-    walk(inlined(f"{kind}.schema.json"), (), 0)   # no references left to follow
+    walk(inlined(f"{kind}.schema.json"), (), 0)  # no references left to follow
     return tuple(found)
 
 
@@ -123,8 +124,15 @@ def values_at(data, pattern: tuple):
             stack.append((path + (step,), value[step], i + 1))
 
 
-_TYPE_WORDS = {"string": "a text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
-               "array": "a list", "object": "a mapping", "null": "empty"}
+_TYPE_WORDS = {
+    "string": "a text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "empty",
+}
 
 
 def _type_of(value) -> str:
@@ -158,8 +166,11 @@ def validate(data: dict, file: str, doc_index: int) -> list[Diagnostic]:
     if kind not in kinds():
         message = "the document has no `kind`" if kind is None else f"unknown kind {_shown(kind)}"
         hint = (suggest(str(kind), kinds()) if kind is not None else "") or "kinds: " + ", ".join(kinds())
-        return [Diagnostic("S007", message, file, hint=hint, doc_index=doc_index,
-                           path=("kind",) if kind is not None else ())]
+        return [
+            Diagnostic(
+                "S007", message, file, hint=hint, doc_index=doc_index, path=("kind",) if kind is not None else ()
+            )
+        ]
     if is_valid(kind, data):
         return []
     out, seen = [], set()
@@ -173,7 +184,7 @@ def validate(data: dict, file: str, doc_index: int) -> list[Diagnostic]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fast_validator(kind: str):
     """fastjsonschema compiles the (inlined, draft-07-compatible) schema to Python code: about 13 times
     faster than jsonschema on valid documents, which are most of them. jsonschema stays the authority:
@@ -220,57 +231,94 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
         value = err.instance
 
         def diag(code, message, hint="", at=path, at_key=False, fix=None):
-            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at, at_key=at_key,
-                                  fix=fix))
+            out.append(Diagnostic(code, message, file, hint=hint, doc_index=doc_index, path=at, at_key=at_key, fix=fix))
 
         if rule == "required":
             missing = [name for name in err.validator_value if not (isinstance(value, dict) and name in value)]
             for name in missing:
-                prop = err.schema.get("properties", {}).get(name, {})   # inlined: no references left
+                prop = err.schema.get("properties", {}).get(name, {})  # inlined: no references left
                 hint = prop.get("description", "")
                 example = prop.get("examples", [None])[0]
                 if example is not None and not isinstance(example, (dict, list)):
                     hint = f"{hint} For example: `{name}: {example}`".strip()
                 if name == "reason":  # a placeholder or assumption without its reason
-                    diag("V001", f"{where if path else 'the ' + kind} says `provenance: "
-                         f"{value.get('provenance')}` but gives no `reason`",
-                         "add `reason:` with one line on what is not from the rulebook and why")
+                    diag(
+                        "V001",
+                        f"{where if path else 'the ' + kind} says `provenance: "
+                        f"{value.get('provenance')}` but gives no `reason`",
+                        "add `reason:` with one line on what is not from the rulebook and why",
+                    )
                     continue
                 diag("S001", f"{where if path else 'the ' + kind} is missing the required property `{name}`", hint)
         elif rule == "additionalProperties":
             allowed = set(err.schema.get("properties", {}))
             for extra in sorted(set(value) - allowed):
                 hint = suggest(extra, allowed) or "allowed: " + ", ".join(sorted(allowed))
-                diag("S002", f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""), hint,
-                     at=path + (extra,), at_key=True,
-                     fix=lint_fix.key_fix(doc_index, path + (extra,), allowed, value))
+                diag(
+                    "S002",
+                    f"`{extra}` is not a property of a {kind}" + (f" {where}" if path else ""),
+                    hint,
+                    at=path + (extra,),
+                    at_key=True,
+                    fix=lint_fix.key_fix(doc_index, path + (extra,), allowed, value),
+                )
         elif rule == "type":
             expected = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
             words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
             fix = lint_fix.list_fix(doc_index, path, value, err.schema) if expected == ["array"] else None
-            diag("S003", f"{where} must be {words}, not {_TYPE_WORDS.get(_type_of(value), 'this')} ({_shown(value)})",
-                 _type_hint(expected, value, fix), fix=fix)
+            diag(
+                "S003",
+                f"{where} must be {words}, not {_TYPE_WORDS.get(_type_of(value), 'this')} ({_shown(value)})",
+                _type_hint(expected, value, fix),
+                fix=fix,
+            )
         elif rule in ("enum", "const"):
             options = err.validator_value if rule == "enum" else [err.validator_value]
             hint = suggest(str(value), [str(o) for o in options]) or "allowed: " + ", ".join(str(o) for o in options)
             diag("S004", f"{where} is {_shown(value)}; it must be one of: {', '.join(str(o) for o in options)}", hint)
         elif rule == "pattern" and "propertyNames" in err.absolute_schema_path and isinstance(value, str):
             # a key of the wrong form: said at the key, not at the mapping that holds it
-            hint = err.schema.get("description") or ("ids are lower-case snake_case, like `stone_knife`"
-                                                     if "a-z" in str(err.validator_value) else
-                                                     f"it must match `{err.validator_value}`")
-            diag("S005", f"the key {_shown(value)} of {where} does not have the required form", hint,
-                 at=path + (value,), at_key=True)
+            hint = err.schema.get("description") or (
+                "ids are lower-case snake_case, like `stone_knife`"
+                if "a-z" in str(err.validator_value)
+                else f"it must match `{err.validator_value}`"
+            )
+            diag(
+                "S005",
+                f"the key {_shown(value)} of {where} does not have the required form",
+                hint,
+                at=path + (value,),
+                at_key=True,
+            )
         elif rule in ("pattern", "format"):
-            hint = "ids are lower-case snake_case, like `stone_knife`" if "a-z" in str(err.validator_value) else \
-                f"it must match `{err.validator_value}`"
+            hint = (
+                "ids are lower-case snake_case, like `stone_knife`"
+                if "a-z" in str(err.validator_value)
+                else f"it must match `{err.validator_value}`"
+            )
             diag("S005", f"{where} is {_shown(value)}, which does not have the required form", hint)
-        elif rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
-                      "minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties"):
+        elif rule in (
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "minItems",
+            "maxItems",
+            "minLength",
+            "maxLength",
+            "uniqueItems",
+            "minProperties",
+            "maxProperties",
+        ):
             diag("S006", f"{where}: {err.message}", "")
         elif rule == "not" and "propertyNames" in err.absolute_schema_path:
-            diag("S005", f"`{value}` is not allowed as a key of {where}", err.schema.get("description", ""),
-                 at=path + (value,), at_key=True)
+            diag(
+                "S005",
+                f"`{value}` is not allowed as a key of {where}",
+                err.schema.get("description", ""),
+                at=path + (value,),
+                at_key=True,
+            )
         elif rule == "propertyNames":
             diag("S005", f"{where} has a key that is not allowed: {err.message}", "keys are snake_case ids")
         else:

@@ -1,0 +1,1 @@
+"""The `knap` command line: one module per command or group of commands."""
