@@ -421,12 +421,11 @@ class Diagnostic:
     # None (or the text of a severity) is only the constructor's "not given": __post_init__ puts in the rule's
     severity: Severity = None  # type: ignore[assignment]  # never None once made (__post_init__)
     source: str = ""  # the quoted source line, filled in by the reporter
-    # Where the position is not known yet: a path into the document, resolved lazily (see locate.py).
+    # Where the position is not known yet: a path into the document, resolved lazily (lint/checks.py `locate`).
     doc_index: int | None = field(default=None, compare=False)
     path: tuple | None = field(default=None, compare=False)
     offset: int | None = field(default=None, compare=False)  # offset inside a DSL text at `path`
     at_key: bool = field(default=False, compare=False)  # point at the key of `path`, not its value
-    end_col: int = 0
     # The one sure fix, when there is one (lint_fix.py): plain data, kept by the cache and printed in json/SARIF
     fix: dict | None = field(default=None, compare=False)
 

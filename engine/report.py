@@ -87,15 +87,13 @@ def as_json(diags: list[Diagnostic], stats=None, files: int = 0, lines_of=None) 
 
 def _json_entry(d: Diagnostic, lines_of) -> dict:
     """A finding for programs, with no field that only says "unknown": `source` is the quoted line when
-    the finding has one, `end_col` is given when it is known (as ruff and SARIF omit an unknown end)."""
+    the finding has one."""
     entry = d.to_json()
     source = _source_line(d, lines_of) if lines_of is not None else d.source
     if source:
         entry["source"] = source
     else:
         entry.pop("source", None)
-    if not entry.get("end_col"):
-        entry.pop("end_col", None)
     return entry
 
 

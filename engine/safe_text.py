@@ -82,6 +82,6 @@ def dumps(data, **kwargs) -> str:
 def console(**kwargs):
     """A rich console for pack text: `:100:` stays text (not an emoji) and numbers are not recoloured.
     Pass text through `markup` (or print `Text(plain(...))`) before printing it."""
-    from rich.console import Console
+    from rich.console import Console  # on first use: safe_text is imported by every command, rich is heavy
 
     return Console(emoji=False, highlight=False, **kwargs)

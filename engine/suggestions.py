@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import Counter, OrderedDict
+from collections.abc import Collection
 from difflib import SequenceMatcher
 
 CUTOFF = 0.75  # one threshold for every "did you mean" of the linter
@@ -90,7 +91,7 @@ class NameIndex:
     def best(self, word: str, cutoff: float = CUTOFF, without=frozenset()) -> tuple[float, str] | None:
         """(ratio, name) of the closest name that is not in `without`, or None."""
         if len(self.names) <= SMALL:
-            return _best_of(word, (name for name in self.names if name not in without), cutoff)
+            return best_of(word, (name for name in self.names if name not in without), cutoff)
         matcher = SequenceMatcher()
         matcher.set_seq2(word)  # as difflib does: the word is the sequence it indexes
         best: tuple[float, str] | None = None
@@ -147,7 +148,7 @@ class NameIndex:
         return best
 
 
-def _best_of(word: str, names, cutoff: float) -> tuple[float, str] | None:
+def best_of(word: str, names, cutoff: float) -> tuple[float, str] | None:
     """(ratio, name) of the closest name, comparing every one: what get_close_matches(n=1) does."""
     matcher = SequenceMatcher()
     matcher.set_seq2(word)
@@ -185,7 +186,7 @@ def index(names) -> NameIndex:
     return found
 
 
-def _covering(names: set | frozenset) -> tuple[NameIndex, set | frozenset, set | frozenset]:
+def _covering(names: set | frozenset) -> tuple[NameIndex, Collection, set | frozenset]:
     """An index kept for nearly the same names, the few names it lacks and the few it has too many. A
     checker asks with a new set each time (the pack's ids and the names one text binds): one index of
     the ids serves them all."""
@@ -211,11 +212,11 @@ def closest(word: str, names, cutoff: float = CUTOFF) -> str | None:
         if not isinstance(names, (set, frozenset)):
             names = {n for n in names if isinstance(n, str)}
         if len(names) <= SMALL:
-            found = _best_of(word, names, cutoff)
+            found = best_of(word, names, cutoff)
         else:
             covering, lacking, extra = _covering(names)
             found = max(
-                filter(None, (covering.best(word, cutoff, extra), _best_of(word, lacking, cutoff))), default=None
+                filter(None, (covering.best(word, cutoff, extra), best_of(word, lacking, cutoff))), default=None
             )
     return found[1] if found else None
 

@@ -84,7 +84,9 @@ def options(game: Game, player: str | None = None) -> list[str]:
 
 
 def answer(game: Game, wanted: str, player: str | None = None):
-    """Answer the pending decision with the option whose label starts with `wanted` (exactly one must)."""
+    """Answer the pending decision with the option labelled `wanted`, else the one whose label starts with it.
+    Options with the same label are alike (copies of one card in one place), so any of them will do; labels
+    that differ are an ambiguous `wanted`, and the test must say which."""
     decision = game.decision
     assert decision is not None, "no decision is pending"
     player = player or decision.players[0]
@@ -94,6 +96,8 @@ def answer(game: Game, wanted: str, player: str | None = None):
         k for k, label in labels.items() if label.startswith(wanted)
     ]
     assert matches, f"no option `{wanted}` in {list(labels.values())} ({pending.get('prompt')})"
+    alike = {labels[k] for k in matches}
+    assert len(alike) == 1, f"`{wanted}` could be any of {sorted(alike)} ({pending.get('prompt')})"
     game.apply(matches[0], player)
 
 

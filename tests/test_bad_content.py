@@ -1,16 +1,18 @@
 """The bad-content corpus: every rule code has cases that trigger it, at the right spot.
 
 Each folder of tests/bad_content/ is a small pack with one mistake in it. Its `expect.txt` lists
-diagnostics that must be among those `knap lint` reports, one per line:
+exactly the diagnostics `knap lint` reports, one per line:
 
     FILE:LINE:COL CODE                  FILE relative to the case folder; LINE and COL are 1-based
     FILE:3:* CODE                       `*` accepts any line or column
     FILE:LINE:COL CODE xfail: REASON    the right answer, which the linter does not give yet
 
-An `xfail:` line records a known linter bug: while the linter misses that expectation the case is
-an expected failure; once the linter gets it right the case fails, asking for the mark to be
-removed. A reason that mentions `internal error` marks a case on which the whole run stops
-(exit 2), so the all-at-once runs leave it out. Lines starting with `#` are comments.
+Exactly: every line must match a finding and every finding a line, so one mistake that yields a
+follow-on error fails its case (a line with `*` may match several findings). An `xfail:` line
+records a known linter bug: while the linter misses that expectation the case is an expected
+failure, whatever else it reports; once the linter gets it right the case fails, asking for the
+mark to be removed. A reason that mentions `internal error` marks a case on which the whole run
+stops (exit 2), so the all-at-once runs leave it out. Lines starting with `#` are comments.
 
 Cases too big to commit (a 10 MiB file, 5000 levels of flow nesting, ...) are written into
 tmp_path and linted by a separate process under a time and memory limit.
@@ -133,11 +135,12 @@ def knap_process(*args, cwd: Path = REPO) -> subprocess.CompletedProcess:
         text=True,
         timeout=TIMEOUT,
         preexec_fn=_limits if resource else None,
+        check=False,
     )
 
 
 def check(case: Path, code: int, out: str, err: str, expects: list[Expect]):
-    """Assert that the run found every expectation; known bugs make it an expected failure."""
+    """Assert that the run found the expectations and nothing else; known bugs make it an expected failure."""
     assert "Traceback" not in err, err
     known = [e for e in expects if e.xfail]
     reasons = "; ".join(f"{e}: {e.xfail}" for e in known)
@@ -153,6 +156,9 @@ def check(case: Path, code: int, out: str, err: str, expects: list[Expect]):
     still = [e for e in known if not any(e.matches(f) for f in found)]
     if still:
         pytest.xfail(f"known linter bug: {'; '.join(f'{e}: {e.xfail}' for e in still)}")
+    extra = sorted(f for f in found if not any(e.matches(f) for e in expects))
+    unexpected = "\n".join(f"  {f}:{line}:{col} {c}" for f, line, col, c in extra)
+    assert not extra, f"{case.name}: the linter also found what expect.txt does not list:\n{unexpected}"
     if known:
         pytest.fail(
             f"{case.name}: the linter now meets {', '.join(map(str, known))}; remove `xfail:` from its expect.txt"
@@ -164,6 +170,21 @@ def check(case: Path, code: int, out: str, err: str, expects: list[Expect]):
 def test_case(case, run_knap):
     code, out, err = run_knap("lint", case.relative_to(REPO), "--no-cache", "--format", "json")
     check(case, code, out, err, read_expectations(case))
+
+
+def test_an_unexpected_finding_fails_a_case(run_knap):
+    """The check is exact, so it can fail: one finding more than expect.txt lists (a follow-on error of the
+    mistake, or a second mistake) fails the case, and so does the expected code at another place."""
+    case = CORPUS / "r003_wrong_copies"
+    code, out, err = run_knap("lint", case.relative_to(REPO), "--no-cache", "--format", "json")
+    expects = read_expectations(case)
+    check(case, code, out, err, expects)  # as committed: exactly what it expects
+    report = json.loads(out)
+    (found,) = report["diagnostics"]
+    for extra in ({**found, "code": "D002"}, {**found, "line": found["line"] + 1}):
+        more = json.dumps({**report, "diagnostics": [found, extra]})
+        with pytest.raises(AssertionError, match="also found what expect.txt does not list"):
+            check(case, code, more, err, expects)
 
 
 def test_case_folders_are_packs_of_yaml_with_expectations():
@@ -201,6 +222,7 @@ def test_output_does_not_depend_on_the_hash_seed():
             text=True,
             timeout=TIMEOUT,
             env={**os.environ, "PYTHONHASHSEED": seed},
+            check=False,
         )
         assert result.returncode == 1, result.stderr
         reports.append(json.loads(result.stdout)["diagnostics"])

@@ -68,7 +68,7 @@ def test_the_corpus_is_big_and_each_case_has_a_file():
 
 @pytest.mark.parametrize("name,error_code,fragment", _expected())
 def test_a_bad_log_or_save_is_one_clear_line_and_exit_1(capsys, name, error_code, fragment):
-    code, out, err = _run(capsys, "replay", CORPUS / name, "--pack", TOY)
+    code, _out, err = _run(capsys, "replay", CORPUS / name, "--pack", TOY)
     line = _clean_failure(code, err)
     assert line.startswith(f"knap: {CORPUS / name}"), line  # the file comes first
     assert f": {error_code} " in line, line  # which error: its code
@@ -140,6 +140,17 @@ def test_booleans_and_whole_floats_are_not_option_numbers(toy):
         with pytest.raises(persist.LogError) as caught:
             session.replay(toy, {**log, "players": wrong})
         assert (caught.value.code, caught.value.pointer) == ("X403", "/players")
+
+
+def test_a_save_of_another_version_says_so(toy):
+    """A save written by another knap (its state's shape changed since, e.g. `turn.ending` became `turn.closing`)
+    is refused at its format, with what this knap reads, before any field that differs."""
+    state = json.loads(_toy_game(toy, answers=2).save())
+    old = {**state, "format": "knap-state/1", "turn": {**state["turn"], "ending": state["turn"].pop("closing")}}
+    with pytest.raises(persist.SaveError) as caught:
+        Game.load(toy, json.dumps(old))
+    assert (caught.value.code, caught.value.pointer) == ("X412", "/format")
+    assert 'is "knap-state/1"; it must be "knap-state/2"' in str(caught.value)
 
 
 def test_load_refuses_what_it_used_to_take(toy):

@@ -380,7 +380,7 @@ def test_the_summary_of_games_with_huge_scores_does_not_crash():
 
 # ---------------------------------------------------------------- the lint sees some of it coming
 def test_the_lint_warns_about_a_free_action_without_limit(tmp_path, lint_json):
-    rules, file = pack(tmp_path, "gain 1 vp", goal=100, action=FREE)
+    rules, _file = pack(tmp_path, "gain 1 vp", goal=100, action=FREE)
     code, found = lint_json(rules.root)
     assert code == 1
     assert [(f, c) for f, _, _, c, _ in found] == [("rules.yaml", "D007")], found
@@ -437,7 +437,7 @@ _GROWTH = {  # statements that make a value grow, each run many times over
 def test_fuzzed_growth_stops_within_seconds_with_a_located_error_or_ends(tmp_path_factory, statements, times):
     """Whatever mix of growing statements an action repeats, the answer ends in bounded time: normally, or
     with a content error that names its line (never a hang, a crash or an error without a place)."""
-    effect = "let x = 2\nlet l = [1]\nlet n = 0\nrepeat %d times:\n" % times
+    effect = f"let x = 2\nlet l = [1]\nlet n = 0\nrepeat {times} times:\n"
     effect += "".join(f"    {s}\n" for s in statements) + "gain 1 vp"
     extra = "kind: function\nid: twice\nparams: [x]\nbody: '[x, x]'\n"
     rules, file = pack(tmp_path_factory.mktemp("fuzz"), effect, extra=extra)

@@ -281,7 +281,7 @@ def test_lint_of_an_empty_folder_warns(knap, tmp_path):
 
 def test_lint_json_has_no_empty_fields(make_pack, knap):
     pack = make_pack({"cards.yaml": CARD.replace("gain card.vp vp", "gain card.vp vpp")})
-    code, out, _ = knap("lint", pack, "--no-cache", "--format", "json", "--select", "D002")
+    _code, out, _ = knap("lint", pack, "--no-cache", "--format", "json", "--select", "D002")
     [found] = json.loads(out)["diagnostics"]
     assert "end_col" not in found
     assert found["source"] == "  gain card.vp vpp"
@@ -305,7 +305,7 @@ def _complete(script: str, line: str) -> list[str]:
         f"{script}\nCOMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}; "
         f"COMP_LINE={line!r}; COMP_POINT=${{#COMP_LINE}}; _knap_complete knap; printf '%s\\n' \"${{COMPREPLY[@]}}\""
     )
-    done = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, timeout=20)
+    done = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, timeout=20, check=False)
     assert done.returncode == 0, done.stderr
     return sorted(filter(None, done.stdout.splitlines()))
 
@@ -313,7 +313,7 @@ def _complete(script: str, line: str) -> list[str]:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_bash_completion_completes_commands_options_and_choices(knap):
     script = knap("completion", "bash")[1]
-    assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0
+    assert subprocess.run(["bash", "-n"], input=script, text=True, check=False).returncode == 0
     assert _complete(script, "knap li") == ["lint", "list"]
     assert _complete(script, "knap lint --for") == ["--format"]
     assert _complete(script, "knap lint --format ") == ["github", "json", "sarif", "text"]
@@ -327,13 +327,15 @@ def test_bash_completion_completes_commands_options_and_choices(knap):
 def test_fish_completion_loads(knap):
     script = knap("completion", "fish")[1]
     done = subprocess.run(
-        ["fish", "-c", f"{script}\ncomplete -C 'knap li'"], capture_output=True, text=True, timeout=20
+        ["fish", "-c", f"{script}\ncomplete -C 'knap li'"], capture_output=True, text=True, timeout=20, check=False
     )
     assert {line.split("\t")[0] for line in done.stdout.splitlines()} == {"lint", "list"}
 
 
 def test_knap_module_runs(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "engine.commands.cli", "-V"], capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", "-V"], capture_output=True, text=True, cwd=REPO, check=False
+    )
     assert done.stdout == f"knap {__version__}\n"
 
 

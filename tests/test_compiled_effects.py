@@ -115,7 +115,7 @@ def test_shipped_packs_play_state_for_state_as_the_interpreter(pack, players, de
     assert lowered_runs(rules) > 0
     assert reference[1] is None and lowered[1] is None
     assert len(lowered[0]) == len(reference[0])
-    for i, (a, b) in enumerate(zip(reference[0], lowered[0])):
+    for i, (a, b) in enumerate(zip(reference[0], lowered[0], strict=True)):
         assert a == b, f"state {i} differs"
 
 

@@ -22,7 +22,6 @@ from conftest import CARD, MINIMAL_PACK, MINIMAL_RULES, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import lint
 from engine.files import confine
 from engine.lint import cache as lint_cache
 
@@ -436,5 +435,5 @@ def test_the_finding_names_the_link_not_where_it_leads(project, tmp_path, knap):
     """The finding names the link, never where it leads."""
     secret = _secret(tmp_path)
     (project / "demo" / "env.yaml").symlink_to(secret)
-    code, out, _ = knap("lint", "demo", "--no-cache")
+    _code, out, _ = knap("lint", "demo", "--no-cache")
     assert re.search(r"demo/env\.yaml:1:1: P009 ", out) and "private-q7" not in out

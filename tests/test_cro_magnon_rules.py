@@ -579,6 +579,23 @@ def test_valuable_spoils_for_another_resource_are_all_discarded():
     assert ids(g, "spoils_discard") == ["spoils"] * 3
 
 
+def test_a_variant_with_two_spoils_for_a_resource_offers_and_takes_two():
+    """Rulebook "Special Rule: Valuable Spoils", with the pack's parameter `spoils_joker` changed as a variant
+    would: the menu offers the number the rule takes (2), and paying takes exactly that many."""
+    g = new_game()
+    g.state["params"]["spoils_joker"] = 2
+    for card in ("wood", "stone", "spoils", "spoils", "spoils"):
+        put(g, card, "hand:P1")
+    g = ready(g)
+    answer(g, "Mastering a Technology")
+    answer(g, "Axe")
+    assert options(g) == ["Wood", "2 × Spoils"]
+    answer(g, "2 × Spoils")
+    assert ids(g, "tableau:P1") == ["axe"]
+    assert sorted(ids(g, "hand:P1")) == ["spoils", "wood"]
+    assert ids(g, "spoils_discard") == ["spoils"] * 2
+
+
 def test_mastering_needs_the_resources_in_hand():
     """Rulebook "3. Mastering a Technology": the player must hold the resources shown on the card."""
     g = game(hands={"P1": ["wood"]})

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engine import dsl
 from engine.dsl.builtins import CONSTANTS, FUNCTIONS, VERBS
-from engine.dsl.docs import render_dsl, render_rules
+from engine.dsl.docs import render_dsl
+from engine.lint.docs import render_rules
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -68,12 +69,12 @@ EXAMPLE_LOCALS = {
 
 
 def problems(text, mode=dsl.EFFECT, local=None):
-    _, found = dsl.compile_text(text, mode, SYMBOLS, local)
+    _, found = dsl.parse_and_check(text, mode, SYMBOLS, local)
     return [(p.code, p.offset, p.message, p.hint) for p in found]
 
 
 def test_a_card_effect_lowers_to_plain_instructions():
-    ir, found = dsl.compile_text("gain card.vp vp\ndraw 2 from forest to hand as found\n", dsl.EFFECT, SYMBOLS)
+    ir, found = dsl.parse_and_check("gain card.vp vp\ndraw 2 from forest to hand as found\n", dsl.EFFECT, SYMBOLS)
     assert found == []
     assert ir == [
         "block",
@@ -120,7 +121,7 @@ def test_misspelt_name_points_at_it_and_suggests():
 
 
 def test_misspelt_card_field_is_caught():
-    [(code, offset, message, hint)] = problems("gain card.strenght vp")
+    [(code, offset, _message, hint)] = problems("gain card.strenght vp")
     assert code == "D002" and offset == 10 and hint == "did you mean `strength`?"
 
 
@@ -254,7 +255,7 @@ _words = st.sampled_from(
 @given(st.lists(_words, max_size=40).map(" ".join))
 def test_token_soup_gives_only_problems(text):
     for mode in (dsl.EFFECT, dsl.CONDITION):
-        ir, found = dsl.compile_text(text, mode, SYMBOLS)
+        ir, found = dsl.parse_and_check(text, mode, SYMBOLS)
         assert (ir is None) == any(p.code in ("D001", "D005") for p in found)
         for p in found:
             assert p.code in ("D001", "D002", "D003", "D004", "D005", "D006") and 0 <= p.offset <= max(len(text), 1)
@@ -264,6 +265,6 @@ def test_token_soup_gives_only_problems(text):
 @given(st.text(max_size=200))
 def test_arbitrary_text_gives_only_problems(text):
     for mode in (dsl.EFFECT, dsl.EXPRESSION):
-        _, found = dsl.compile_text(text, mode, SYMBOLS)
+        _, found = dsl.parse_and_check(text, mode, SYMBOLS)
         for p in found:
             assert p.code.startswith("D") and p.message

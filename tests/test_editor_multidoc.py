@@ -110,7 +110,7 @@ def test_every_document_of_every_content_file_is_checked_and_completed(tmp_path)
     assert "shape" in found[broken_lines[0]] and "colour" in found[broken_lines[1]]
     assert "rulebook" in found[broken_lines[last]]  # the enum's allowed values are listed
     documents = MULTI.read_text(encoding="utf-8").split("\n---\n")
-    for answer, index in zip(result["completions"], (1, last)):  # (c)
+    for answer, index in zip(result["completions"], (1, last), strict=False):  # (c)
         present = {line.split(":")[0] for line in documents[index].splitlines()}
         expected = OPTIONAL_CARD_PROPERTIES - present  # a property already there is not offered again
         assert len(expected) >= 2 and expected <= set(answer["labels"]), (index, answer["labels"])

@@ -8,6 +8,7 @@ tie, and a blind tie-break ended the turn half of the time. Now a tie never ends
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -102,7 +103,7 @@ def _whole_turn_passes(game, seats) -> tuple[int, int]:
         player = decision.players[0]
         legal = game.legal(player)
         seed = len(game.state["history"])
-        option = seats[player].act({"you": player}, legal, lambda: game.determinized(player, seed))
+        option = seats[player].act({"you": player}, legal, functools.partial(game.determinized, player, seed))
         if decision.kind == "action" and decision.options[option] == END_TURN:
             turns += 1
             passes += not game.state["turn"]["acted"] and len(legal) > 1
@@ -170,7 +171,7 @@ def test_the_cheaper_look_ahead_chooses_what_the_plain_one_chooses(pack, decisio
         player = decision.players[0]
         legal = game.legal(player)
         seed = len(game.state["history"])
-        model = lambda: game.determinized(player, seed)
+        model = functools.partial(game.determinized, player, seed)
         option = cheap[player].act({"you": player}, legal, model)
         assert plain[player].act({"you": player}, legal, model) == option, (pack, asked, decision.kind)
         game.apply(option, player)
@@ -191,7 +192,7 @@ def test_the_look_ahead_copies_the_game_at_most_once_per_option(monkeypatch):
         player = decision.players[0]
         legal = game.legal(player)
         copies.clear()
-        option = GreedyAgent(seed).act({"you": player}, legal, lambda: game.determinized(player, seed))
+        option = GreedyAgent(seed).act({"you": player}, legal, functools.partial(game.determinized, player, seed))
         if len(legal) > 1:
             assert len(copies) <= len(legal), (len(copies), len(legal))
             checked += 1

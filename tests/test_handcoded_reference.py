@@ -102,7 +102,7 @@ def outcome_of_hand(h, over) -> dict:
     seats = [
         {
             "hand": sorted(h.hand[s]),
-            "tableau": list(zip(h.tableau[s], h.orient[s])),
+            "tableau": list(zip(h.tableau[s], h.orient[s], strict=True)),
             "trophies": list(h.trophies[s]),
             "vp": h.vp[s],
         }

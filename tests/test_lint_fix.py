@@ -16,7 +16,7 @@ from conftest import MINIMAL_PACK, MINIMAL_RULES, write_tree
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import lint
+from engine import fixes, lint
 from engine.commands.cli import main
 from engine.content import schema as schema_check
 from engine.lint import fix as lint_fix
@@ -103,9 +103,9 @@ def test_text_output_marks_the_fixable_findings_and_counts_them(tmp_path, knap):
 
 def test_a_tie_or_a_far_name_gives_no_fix(tmp_path, knap):
     """Only one close match is a sure fix: `axe_c` is as close to `axe_a` as to `axe_b`."""
-    assert lint_fix.sole_match("axe_c", {"axe_a", "axe_b"}) is None
-    assert lint_fix.sole_match("axe_x", {"axe_a", "spear"}) == "axe_a"
-    assert lint_fix.sole_match("zzz", {"axe_a"}) is None
+    assert fixes.sole_match("axe_c", {"axe_a", "axe_b"}) is None
+    assert fixes.sole_match("axe_x", {"axe_a", "spear"}) == "axe_a"
+    assert fixes.sole_match("zzz", {"axe_a"}) is None
     cards = (
         CARDS.replace("stone_axe", "axe_a")
         .replace("id: spear", "id: axe_b")
@@ -118,11 +118,11 @@ def test_a_tie_or_a_far_name_gives_no_fix(tmp_path, knap):
 
 def test_a_text_that_is_no_list_of_ids_gets_no_list_fix():
     schema = schema_check.inlined("card.schema.json")["properties"]["tags"]
-    assert lint_fix.list_fix(0, ("tags",), "wood", schema)["new"] == ["wood"]
-    assert lint_fix.list_fix(0, ("tags",), "flint, grass", schema)["new"] == ["flint", "grass"]
-    assert lint_fix.list_fix(0, ("tags",), "Wood Pile", schema) is None  # not an id
-    assert lint_fix.list_fix(0, ("tags",), "wood, wood", schema) is None  # the list would be invalid
-    assert lint_fix.list_fix(0, ("tags",), "wood,", schema) is None
+    assert fixes.list_fix(0, ("tags",), "wood", schema)["new"] == ["wood"]
+    assert fixes.list_fix(0, ("tags",), "flint, grass", schema)["new"] == ["flint", "grass"]
+    assert fixes.list_fix(0, ("tags",), "Wood Pile", schema) is None  # not an id
+    assert fixes.list_fix(0, ("tags",), "wood, wood", schema) is None  # the list would be invalid
+    assert fixes.list_fix(0, ("tags",), "wood,", schema) is None
 
 
 # ------------------------------------------------------------------------------ --diff and --fix
@@ -222,13 +222,13 @@ def test_fix_works_on_a_warm_cache(tmp_path, knap):
 def test_json_and_sarif_carry_the_fix(tmp_path, knap, monkeypatch):
     from test_sarif import FORMATS, SCHEMA
 
-    pack = _pack(tmp_path / "demo", CARDS.replace("name: Spear", "nmae: Spear"))
+    _pack(tmp_path / "demo", CARDS.replace("name: Spear", "nmae: Spear"))
     monkeypatch.chdir(tmp_path)
-    code, out, _ = knap("lint", "demo", "--no-cache", "--format", "json")
+    _code, out, _ = knap("lint", "demo", "--no-cache", "--format", "json")
     (fix,) = [d["fix"] for d in json.loads(out)["diagnostics"] if "fix" in d]
     assert fix["edits"] == [{"line": 11, "col": 1, "end_line": 11, "end_col": 5, "content": "name"}]
     assert (fix["action"], fix["path"], fix["old"], fix["new"]) == ("rename-key", ["nmae"], "nmae", "name")
-    code, out, _ = knap("lint", "demo", "--no-cache", "--format", "sarif")
+    _code, out, _ = knap("lint", "demo", "--no-cache", "--format", "sarif")
     log = json.loads(out)
     errors = [
         f"{list(e.path)}: {e.message}"
@@ -267,7 +267,7 @@ def test_no_fix_is_written_through_a_link(tmp_path, knap):
     os.symlink(outside, pack / "linked_out.yaml")
     os.symlink(inside, pack / "linked_in.yaml")
     before = {p: p.read_bytes() for p in (outside, inside)}
-    code, out, err = knap("lint", pack, "--no-cache", "--fix", "--select", "S002")
+    code, _out, err = knap("lint", pack, "--no-cache", "--fix", "--select", "S002")
     assert code == 1
     assert "linked_in.yaml" in err and "never through a link" in err
     assert {p: p.read_bytes() for p in (outside, inside)} == before
@@ -293,7 +293,7 @@ def test_an_aliased_value_is_not_fixed(tmp_path, knap):
     """Changing an anchored value would change its aliases too: the check of the result refuses it."""
     cards = CARDS.replace("cost: [stone_axe]\nrequires: [stone_axe]", "cost: [&tool stone_ax]\nrequires: [*tool]")
     pack = _pack(tmp_path / "demo", cards)
-    code, out, err = knap("lint", pack, "--no-cache", "--fix")
+    code, _out, err = knap("lint", pack, "--no-cache", "--fix")
     assert code == 1 and "0 fixed" in err and "anchored (`&`) or an alias (`*`)" in err
     assert (pack / "cards.yaml").read_text() == cards
 
@@ -341,7 +341,7 @@ def test_fix_restores_a_single_misspelling_exactly(mutation):
     role, anchor, word, wrong, newline = mutation
     names = _CARD_PROPERTIES if role == "key" else ["stone_axe", "spear"]
     assume(wrong != word and wrong not in names and wrong and not wrong[0].isdigit())
-    assume(lint_fix.sole_match(wrong, names) == word)
+    assume(fixes.sole_match(wrong, names) == word)
     original = CARDS.replace("\n", newline)
     broken = original.replace(anchor.replace("\n", newline), anchor.replace(word, wrong, 1).replace("\n", newline), 1)
     assert broken != original

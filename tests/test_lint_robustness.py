@@ -8,6 +8,7 @@ import copy
 import difflib
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -140,7 +141,7 @@ def test_a_broken_variant_manifest_is_reported_with_its_base(tmp_path, manifest,
     write(tmp_path / "base", base)
     variant = write(tmp_path / "variant", {"pack.yaml": manifest})
     for roots in ([variant], [tmp_path / "base", variant]):
-        diagnostics, got = _lint(*roots)
+        diagnostics, _got = _lint(*roots)
         _no_internal_error(diagnostics)
         assert any(d.code.startswith("S") and Path(d.file).parent.name == "variant" for d in diagnostics)
     assert any(Path(d.file).parent.name == "base" for d in diagnostics) == (base is BROKEN_BASE)
@@ -303,6 +304,83 @@ def test_a_broken_manifest_still_names_its_parameters(tmp_path):
     assert [(d.code, d.line) for d in diagnostics] == [("S001", 1)]
 
 
+USES_TOOLS = """---
+kind: action
+id: use_tools
+name: Use tools
+limit: once_per_turn
+effect: |
+  draw 1 from deck to hand(me) as found
+  if found.type = tool or has(found, sharp):
+      gain count(hand(me) where tag = sharp) vp
+"""
+TOOL_CARDS = CARDS.replace("type: resource\ndeck: deck\ncost:", "type: tool\ntags: [sharp]\ndeck: deck\ncost:")
+
+
+@pytest.mark.parametrize(
+    "old, new, found",
+    [
+        ("", "", []),
+        ("name: Bone\n", "", [("S001", 8, 1)]),  # broken for a missing name: its type and tag still named
+        ("tags: [sharp]", "tags: sharp", [("S003", 12, 7)]),  # a tag not in a list is still a tag
+        ("type: tool", "type: [tool]", [("S003", 11, 7)]),  # a type in a list is still a type
+    ],
+)
+def test_a_broken_card_still_names_its_type_and_tags(tmp_path, old, new, found):
+    """The only card of type `tool` and tag `sharp` breaks its schema: its type and tags keep their names, so
+    the texts that use them get no D002 `unknown name` (s001_missing_name, s003_stats_not_a_mapping)."""
+    cards = TOOL_CARDS.replace(old, new) if old else TOOL_CARDS
+    rules = USES_STONE + USES_TOOLS
+    root = write(tmp_path / "demo", {"pack.yaml": DECK_PACK, "rules.yaml": rules, "cards.yaml": cards})
+    diagnostics, _ = _lint(root)
+    assert [(d.code, d.line, d.col) for d in diagnostics] == found
+
+
+CALLS_TWICE = """---
+kind: function
+id: twice
+params: [amount]
+body: amount * 2
+---
+kind: action
+id: double
+name: Double
+limit: once_per_turn
+effect: |
+  gain twice(3) vp
+"""
+
+
+@pytest.mark.parametrize("params, found", [("[amount]", []), ("amount", [("S003", 26, 9)]), ("5", [("S003", 26, 9)])])
+def test_a_function_whose_params_is_not_a_list_causes_no_unknown_name_nor_arity(tmp_path, params, found):
+    """`params: 5` loses the function's parameters: its body's `amount` is not D002 and the call `twice(3)`
+    is not D003 `takes 0 arguments` (s003_params_not_a_list)."""
+    rules = RULES + CALLS_TWICE.replace("params: [amount]", f"params: {params}")
+    diagnostics, _ = _lint(write(tmp_path / "demo", {"pack.yaml": PACK, "rules.yaml": rules}))
+    assert [(d.code, d.line, d.col) for d in diagnostics] == found
+
+
+FLINT = """kind: card
+id: flint
+replace: true
+name: Flint
+type: resource
+deck: deck
+"""
+
+
+@pytest.mark.parametrize("replace", [True, False])
+def test_a_replacement_of_nothing_is_not_counted_in_its_deck(tmp_path, replace):
+    """`replace: true` on an id the base lacks (P007) was meant to stand in for an inherited card: it is refused
+    like a broken card, so the inherited deck it would join gets no R003 (p007_replacement_of_nothing). Without
+    `replace: true` it is a new card, and the deck's composition does not list it."""
+    write(tmp_path / "base", BASE)
+    cards = FLINT if replace else FLINT.replace("replace: true\n", "")
+    root = write(tmp_path / "variant", {"pack.yaml": VARIANT_MANIFEST, "cards.yaml": cards})
+    diagnostics, _ = _lint(root)
+    assert [(d.code, d.line) for d in diagnostics] == ([("P007", 3)] if replace else [("R003", 5)])
+
+
 # ------------------------------------------------------------------------------ 4. "did you mean" that scales
 _LETTERS = st.text("abcde_", max_size=12)
 
@@ -335,15 +413,16 @@ def test_the_index_gives_difflibs_answer(names, extra, dropped, word, cutoff):
 
 
 def test_one_suggest_everywhere():
-    """dsl.suggest is the shared one; schema_check and checks call no difflib of their own."""
+    """engine/suggestions.py is the one "did you mean": no other module of the engine matches names itself."""
     from engine import suggestions
-    from engine.content import schema as schema_check
-    from engine.lint import checks
 
-    assert dsl.suggest is suggestions.suggest
-    for module in (checks, schema_check, dsl):
-        assert "difflib" not in Path(module.__file__).read_text(encoding="utf-8"), module.__name__
-    assert dsl.suggest("gian", dsl.VERBS) == "did you mean `gain`?" and dsl.suggest("zzz", dsl.VERBS) == ""
+    engine_dir = Path(suggestions.__file__).parent
+    for path in sorted(engine_dir.rglob("*.py")):
+        if path.name != "suggestions.py" and "_bundled" not in path.parts:
+            source = path.read_text(encoding="utf-8")
+            assert not re.search(r"SequenceMatcher|get_close_matches", source), path.relative_to(engine_dir)
+    assert suggestions.suggest("gian", dsl.VERBS) == "did you mean `gain`?"
+    assert suggestions.suggest("zzz", dsl.VERBS) == ""
 
 
 def _bench():

@@ -143,6 +143,6 @@ def test_any_yaml_document_lints_to_diagnostics(document):
     text = yaml.safe_dump(document, allow_unicode=True)
     loaded = load_text(text, "f.yaml")
     result = check_file(loaded)
-    diags, _ = PackChecker(PackFiles(__import__("pathlib").Path("/nonexistent")), [result]).run()
+    _diags, _ = PackChecker(PackFiles(__import__("pathlib").Path("/nonexistent")), [result]).run()
     for diag in result.diagnostics:
         assert diag.line >= 1

@@ -36,7 +36,7 @@ def _rules(pack):
 
 
 def _first_difference(now: list, then: list) -> str:
-    for i, (a, b) in enumerate(zip(now, then)):
+    for i, (a, b) in enumerate(zip(now, then, strict=False)):
         if a != b:
             return f"line {i}: {a!r} != recorded {b!r}"
     return f"{len(now)} lines, recorded {len(then)}"

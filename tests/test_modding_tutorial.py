@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.content import pack_search
 from engine.files import resources
 from engine.runtime import rules as rules_module
 from engine.runtime.game import Game
@@ -233,7 +234,7 @@ def test_the_variant_overrides_the_numbers_and_deals_the_new_cards():
     untouched), the patched texts say the new numbers, and at the start of a game the 2 Aurochs lie in
     the Plains deck and the Fire-hardened Spear in the Weapons technology deck."""
     variant = rules_module.load(FINISHED)
-    base = rules_module.load(resources.builtin_pack("cro-magnon"))
+    base = rules_module.load(pack_search.builtin_pack("cro-magnon"))
     for players, (goal, base_goal) in {2: (20, 30), 3: (16, 24), 4: (14, 22)}.items():
         assert variant.parameters(players)["victory_points"] == goal
         assert variant.parameters(players)["hand_limit"] == 7
@@ -285,6 +286,6 @@ def test_the_variant_plays_and_its_games_are_shorter(knap, tmp_path):
         assert (summary["played"], summary["errors"]) == (20, 0), summary["error_samples"]
         assert summary["stalled"]["count"] == 0
         assert summary["endings"] == {"victory_point_goal": 20}
-    base = _sim(knap, tmp_path, resources.builtin_pack("cro-magnon"), 3)
+    base = _sim(knap, tmp_path, pack_search.builtin_pack("cro-magnon"), 3)
     assert base["played"] == 20 and base["seed"] == summaries[3]["seed"]
     assert summaries[3]["turns"]["mean"] < 0.85 * base["turns"]["mean"], (summaries[3]["turns"], base["turns"])

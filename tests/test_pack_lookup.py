@@ -171,7 +171,7 @@ def test_knap_packs_and_config_add_folders_of_packs(project, tmp_path, knap, mon
 
 def test_a_search_folder_that_does_not_exist_is_a_usage_error(project, tmp_path, knap, monkeypatch):
     (project / "pyproject.toml").write_text("[project]\nname = 'cards'\n\n[tool.knap]\npacks = ['gone']\n")
-    code, out, err = knap("lint", "classic", "--no-cache")
+    code, _out, err = knap("lint", "classic", "--no-cache")
     assert code == 2 and "pyproject.toml:5:10:" in err and "`gone`" in err and "not a folder" in err
     assert knap("list")[0] == 2
     (project / "pyproject.toml").write_text("[tool.knap]\npacks = 'more'\n")
@@ -185,7 +185,7 @@ def test_a_search_folder_that_does_not_exist_is_a_usage_error(project, tmp_path,
 
 def test_an_unknown_pack_id_lists_the_known_ones(project, knap):
     pack(project / "content" / "mine", "mine")
-    code, out, err = knap("lint", "mien", "--no-cache")
+    code, _out, err = knap("lint", "mien", "--no-cache")
     assert code == 2 and "`mien`" in err and "did you mean `mine`?" in err
     assert "classic, mine, shared" in err and "knap list" in err
     for command in (("graph", "mien"), ("diff", "mien"), ("play", "mien"), ("sim", "mien", "-n", "1")):

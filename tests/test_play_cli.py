@@ -19,6 +19,7 @@ def _knap(*args, stdin=""):
         text=True,
         capture_output=True,
         timeout=600,
+        check=False,
     )
 
 

@@ -46,7 +46,7 @@ class Terminal:
             stderr=slave,
             cwd=cwd,
             env=env,
-            preexec_fn=own_terminal,
+            preexec_fn=own_terminal,  # noqa: PLW1509 -- only a hook in the child can make the pty its controlling terminal
             close_fds=True,
         )
         os.close(slave)

@@ -12,7 +12,7 @@ import pytest
 from conftest import one_action_rules, tiny_manifest
 from scenario import ROOT, ruleset
 
-from engine.dsl.builtins import FUNCTIONS, VERBS
+from engine.dsl.builtins import FUNCTIONS, VERBS, implemented
 from engine.runtime import functions, session, verbs
 from engine.runtime.agents import GreedyAgent, RandomAgent
 from engine.runtime.errors import ContentError
@@ -140,8 +140,7 @@ def test_other_hands_show_counts_only_and_card_numbers_never_appear():
     for key, zone in view["zones"].items():
         if key.startswith("hand:") and key != "hand:P1":
             assert "cards" not in zone
-    text = json.dumps(view)
-    assert '"card"' not in text
+    assert _numbers_outside_counts(view) == []
     # swapping a card of P2's hand with one of P3's hand changes nothing P1 can see
     hand2, hand3 = game.state["zones"]["hand:P2"], game.state["zones"]["hand:P3"]
     assert hand2 and hand3, "the scenario needs cards in both hands"
@@ -152,12 +151,84 @@ def test_other_hands_show_counts_only_and_card_numbers_never_appear():
     assert json.dumps(swapped.view("P1"), sort_keys=True) == json.dumps(view, sort_keys=True)
 
 
+# Where a view may hold a whole number: counts, counters, scores, turns, the option keys, a card's printed stats,
+# a zone's order on the table. Anywhere else a number could be a card's number, which would name a hidden card.
+_NUMBERS_ALLOWED = (
+    ("zones", "*", "count"),
+    ("counters", "*", "*"),
+    ("turn", "number"),
+    ("result", "scores", "*"),
+    ("result", "turns"),
+    ("decision", "options", "*", "key"),
+    ("about", "cards", "*", "stats", "*"),
+    ("about", "zones", "*", "order"),
+)
+
+
+def _numbers_outside_counts(view, path=()) -> list:
+    """The paths of the whole numbers in `view` that are not in a place `_NUMBERS_ALLOWED` names."""
+    if isinstance(view, bool):
+        return []
+    if isinstance(view, int):
+        fits = any(
+            len(p) == len(path) and all(a in ("*", b) for a, b in zip(p, path, strict=True)) for p in _NUMBERS_ALLOWED
+        )
+        return [] if fits else [path]
+    items = view.items() if isinstance(view, dict) else enumerate(view) if isinstance(view, list) else ()
+    return [found for key, value in items for found in _numbers_outside_counts(value, (*path, key))]
+
+
+def test_the_number_finder_finds_a_card_number_wherever_it_is():
+    view = {"zones": {"hand:P1": {"count": 2, "cards": [{"id": "axe", "card": 7}]}}, "turn": {"number": 3}}
+    assert _numbers_outside_counts(view) == [("zones", "hand:P1", "cards", 0, "card")]
+
+
+@pytest.mark.parametrize("pack", ["cro-magnon", "neolithibum", "stone-age-mammoth-herd"])
+def test_no_view_of_any_pack_holds_a_card_number(pack):
+    """Card numbers are fixed per card: one in a view would tell which hidden card is where."""
+    rules = load(ROOT / "content" / pack)
+    for seed in (1, 2):
+        game, rnd = Game.new(rules, 3, seed), random.Random(seed)
+        for step in range(160):
+            if game.over:
+                break
+            if step % 8 == 0:
+                for player in game.state["players"]:
+                    assert _numbers_outside_counts(game.view(player)) == [], (pack, seed, step, player)
+            player = game.decision.players[0]
+            game.apply(rnd.choice(game.legal(player)), player)
+
+
+def test_changing_a_view_changes_nothing_of_the_game():
+    """A view is the player's own copy (views.py): a program that edits it must not edit the game."""
+    rules = ruleset()
+    game = Game.new(rules, 2, 3)
+    session.play_randomly(game, random.Random(3))
+    assert game.over
+    before = json.dumps(game.state, sort_keys=True)
+    view = game.view("P1")
+
+    def scribble(value):
+        if isinstance(value, dict):
+            for key in list(value):
+                scribble(value[key])
+                value[key] = "scribbled"
+            value["new"] = 1
+        elif isinstance(value, list):
+            for item in value:
+                scribble(item)
+            value.append("scribbled")
+
+    scribble(view)
+    assert json.dumps(game.state, sort_keys=True) == before
+
+
 def test_logs_are_filtered_per_player():
     rules = ruleset()
     game = _views_after(rules, 2, 4, 80)
     own, other = game.log_for("P1"), game.log_for("P2")
     assert len(own) == len(other)
-    private = [(mine, theirs) for mine, theirs in zip(own, other) if mine != theirs]
+    private = [(mine, theirs) for mine, theirs in zip(own, other, strict=True) if mine != theirs]
     assert private, "some events read differently for the two players"
     for mine, theirs in private:
         if mine.startswith("P1 draws"):
@@ -176,6 +247,17 @@ def test_greedy_agent_plays_from_views_and_beats_random():
 def test_every_declared_verb_and_function_has_an_implementation():
     assert set(verbs.IMPLEMENTATIONS) == set(VERBS)
     assert set(functions.BUILTINS) == set(FUNCTIONS)
+    assert functions.NAME_ARGS == {"sum": (1,), "has": (1,), "flagged": (0,)}  # from the declared `name` params
+
+
+def test_a_runtime_table_that_differs_from_the_declarations_stops_the_import():
+    """dsl/builtins.py is what lint, completion and the docs read: an implementation it does not declare (or a
+    declaration nothing implements) must not load, or a game would play what lint never checked."""
+    with pytest.raises(ImportError, match="not declared: shout"):
+        implemented("verbs", VERBS, {**verbs.IMPLEMENTATIONS, "shout": object})
+    with pytest.raises(ImportError, match="declared but not implemented: count"):
+        implemented("functions", FUNCTIONS, {k: v for k, v in functions.BUILTINS.items() if k != "count"})
+    assert implemented("constants", {"me": 1, "item": 2}, {"me": "c.me"}, elsewhere=("item",)) == {"me": "c.me"}
 
 
 def test_answers_that_are_not_legal_are_refused():

@@ -40,7 +40,7 @@ def _all_documents():
     """Every document of the built-in packs and of the bad-content corpus (a mix of verdicts)."""
     docs = []
     for root in [resources.root("content"), REPO / "tests" / "bad_content"]:
-        packs, loose = discover([root]) if root.exists() else ([], [])
+        packs, _loose = discover([root]) if root.exists() else ([], [])
         for pack in packs:
             for path in pack.files:
                 docs.extend(d.data for d in load_file(str(path)).documents)

@@ -127,8 +127,8 @@ def test_a_secret_choice_shows_each_player_only_their_own_until_all_have_chosen(
     decision = game.decision
     assert decision.kind == "secret" and decision.players == ["P1", "P2", "P3"]
     own = {p: {game.state["pending"]["options"][k] for k in game.legal(p)} for p in ("P1", "P2", "P3")}
-    for p in own:
-        assert own[p] == set(game.state["zones"][f"hand:{p}"])
+    for p, options in own.items():
+        assert options == set(game.state["zones"][f"hand:{p}"])
     view = game.view("P2")["decision"]
     assert [o["label"].split(" (")[0] for o in view["options"]] == ["Rock", "Paper", "Shears"]
     rock = next(k for k in game.legal("P1") if game.rules.instances[game.state["pending"]["options"][k]] == "rock")
@@ -214,6 +214,7 @@ def test_knap_play_asks_the_person_at_the_table_for_oracles(pack):
         text=True,
         timeout=120,
         cwd=REPO,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "At the table: How did the tower land?" in result.stdout and "3. falls" in result.stdout
@@ -226,5 +227,6 @@ def test_knap_play_asks_the_person_at_the_table_for_oracles(pack):
         text=True,
         timeout=120,
         cwd=REPO,
+        check=False,
     )
     assert replayed.returncode == 0, replayed.stderr

@@ -105,6 +105,17 @@ def test_knap_diff_names_a_changed_setting(tmp_path, knap):
     assert "turns" not in json.loads(out)
 
 
+def test_knap_diff_of_a_variant_of_two_bases_that_disagree_on_a_setting_it_restates(tmp_path, knap):
+    """The variant settles the bases' disagreement itself, so lint passes; `knap diff` joins the bases to compare
+    with and must not fail on the disagreement (it did: an internal error)."""
+    toy(tmp_path, name="left")
+    toy(tmp_path, "turns: players\n", name="right")
+    both = toy(tmp_path, "turns: rounds\n", name="both", extends="[left, right]")
+    code, out, err = knap("diff", both, "--format", "json")
+    assert code == 0, err
+    assert "internal error" not in err and isinstance(json.loads(out), dict)
+
+
 # ------------------------------------------------------------------------------------------ the real packs
 def _documents(root: Path) -> list[dict]:
     return [doc for path in sorted(root.rglob("*.yaml")) for doc in yaml.safe_load_all(path.read_text()) if doc]

@@ -122,6 +122,7 @@ def _run(*args, stdin="", cwd=REPO):
         timeout=120,
         env=env,
         encoding="utf-8",
+        check=False,
     )
 
 

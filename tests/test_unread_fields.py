@@ -8,6 +8,7 @@ whenever a `resolve` may reach the card (it reports only what certainly never ru
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from engine import lint
 from engine.content import schema as schema_check
 from engine.lint import unread_fields
 from engine.runtime import rules as rules_module
+from engine.runtime import session
 from engine.runtime.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -153,8 +155,8 @@ def test_a_subroutine_no_rule_performs_is_reported(performer, unread):
 
 
 def test_playable_is_reported_and_the_runtime_never_reads_it(make_pack):
-    """`playable` is in the schema and completed by editors, but no verb or rule reads it: the runtime does
-    not even compile it. Lint says so at the field."""
+    """`playable` is in the schema and completed by editors, but no verb or rule reads it: the runtime compiles
+    it, as it does every field the schema marks, and never runs it. Lint says so at the field."""
     card = (
         FIRE.replace("deck: daily_life_deck", "deck: deck")
         .replace("cost: [wood, flint]\n", "")
@@ -166,12 +168,31 @@ def test_playable_is_reported_and_the_runtime_never_reads_it(make_pack):
             "cards.yaml",
             7,
             1,
-            "the `playable` of technology `fire_making` is never read: "
-            "no rule or verb of knap uses a card's `playable`",
+            (
+                "the `playable` of technology `fire_making` is never read: "
+                "no rule or verb of knap uses a card's `playable`"
+            ),
         )
     ]
     rules = rules_module.load(pack)
-    assert not [key for key in rules.code if key.endswith("/playable")]
+    assert "card/fire_making/playable" in rules.code  # compiled as the schema marks it, so its errors show at load
+    game = Game.new(rules, 2, 0)
+    runs = []
+    rules.code["card/fire_making/playable"] = lambda c: runs.append(c) or True
+    session.play_randomly(game, random.Random(0), limit=200)
+    assert runs == []  # ... and nothing runs it, as lint says
+
+
+def test_the_runtime_compiles_exactly_the_fields_the_schemas_mark_as_dsl():
+    """One list of behaviour fields: the schemas' `x-dsl` marks, read by lint and by the runtime alike."""
+    from engine.runtime.compiler import behaviour_fields
+
+    for kind in ("action", "function", "phase", "end", "scoring", "card"):
+        marked = {path[0] for path, role, _ in schema_check.field_roles(kind) if role == "dsl"}
+        assert {field for field, _ in behaviour_fields(kind)} == marked, kind
+    assert ("playable", "condition") in behaviour_fields("card") and ("body", "expression") in behaviour_fields(
+        "function"
+    )
 
 
 def test_every_behaviour_field_of_a_card_says_what_reads_it():

@@ -93,7 +93,7 @@ def ensure_installed() -> str:
             cmd = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
         else:
             cmd = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"]
-        proc = subprocess.run(cmd, cwd=YLS_DIR, capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(cmd, cwd=YLS_DIR, capture_output=True, text=True, timeout=600, check=False)
         if proc.returncode != 0:
             raise YlsError(
                 f"{' '.join(cmd)} failed in {YLS_DIR} (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
@@ -109,7 +109,7 @@ def _run(args: list[str], timeout: float, settle_ms: int | None = None) -> dict:
         cmd += ["--settle", str(settle_ms)]
     cmd += args
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15, check=False)
     except subprocess.TimeoutExpired as exc:  # check.mjs has its own cap; this is the backstop
         raise YlsError(f"check.mjs did not finish: {' '.join(cmd)}") from exc
     try:
@@ -203,7 +203,7 @@ def run_ajv(schema_paths: Iterable[PathLike], *, timeout: float = 60) -> dict:
     node = ensure_installed()
     cmd = [node, str(YLS_DIR / "ajv_check.mjs"), *(str(p) for p in schema_paths)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired as exc:
         raise YlsError(f"ajv_check.mjs did not finish: {' '.join(cmd)}") from exc
     try:

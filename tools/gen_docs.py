@@ -9,7 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.dsl.docs import render_dsl, render_rules
+from engine.dsl.docs import render_dsl
+from engine.lint.docs import render_rules
 from engine.runtime.error_codes import render_page as render_runtime_errors
 
 PAGES = {"docs/dsl.md": render_dsl, "docs/lint-rules.md": render_rules, "docs/runtime-errors.md": render_runtime_errors}

@@ -1,4 +1,7 @@
-"""The `knap` command. Exit codes: 0 clean, 1 findings, 2 usage or internal error. Never a traceback."""
+"""The `knap` command. Exit codes: 0 clean, 1 findings, 2 usage or internal error. Never a traceback.
+
+A command imports the heavy parts it needs (the linter, the runtime, YAML, rich's tables) when it runs, so that
+building the parser (`knap --help`, shell completion, a usage error) loads none of them."""
 
 from __future__ import annotations
 
@@ -10,15 +13,21 @@ import tomllib
 from pathlib import Path
 
 from engine import __version__
+from engine.content.pack_search import SearchPathError, known_packs, project_file, search_roots, unknown_message
+from engine.diagnostics import INTERNAL, RULES
+from engine.files.atomic import WriteError, write_text
+from engine.safe_text import console as safe_console
+from engine.safe_text import dumps, markup, plain, visible
 
-from .options import add_output, text_console
+from . import play_args
+from .completion import SHELLS, script
+from .options import HelpFormatter, add_output, text_console
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
-        from .options import HelpFormatter
 
         kwargs.setdefault("formatter_class", HelpFormatter)  # every default shown, never `default: None`
         super().__init__(*args, **kwargs)
@@ -31,7 +40,6 @@ class _Parser(argparse.ArgumentParser):
 
 def _config() -> dict:
     """`[tool.knap.lint]` from the nearest pyproject.toml above the working folder."""
-    from engine.content.pack_search import project_file
 
     candidate = project_file()
     if candidate is None:
@@ -199,9 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_output(listing, ["text", "json"], "text", "the list")
 
-    from . import play as play_cli
-
-    play_cli.add_commands(sub)
+    play_args.add_commands(sub)
 
     completion = sub.add_parser(
         "completion",
@@ -212,7 +218,6 @@ def build_parser() -> argparse.ArgumentParser:
             "in ~/.zshrc (after compinit); fish `knap completion fish > ~/.config/fish/completions/knap.fish`."
         ),
     )
-    from .completion import SHELLS
 
     completion.add_argument("shell", choices=SHELLS, help="the shell to complete for")
     return parser
@@ -226,8 +231,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command in _PACK_COMMANDS:
-            from engine.content.pack_search import SearchPathError, search_roots
-
             try:
                 search_roots()  # a configured folder of packs that is missing: say so once, up front
             except SearchPathError as exc:
@@ -244,8 +247,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "graph":
             return _graph(args)
         if args.command == "completion":
-            from .completion import script
-
             sys.stdout.write(script(parser, args.shell))
             return EXIT_CLEAN
         if args.command in ("play", "sim", "replay"):
@@ -275,8 +276,6 @@ def _write(text: str, output: str | None):
     """The report to `--output` (whole or not at all: atomic.py) or to standard output. A file that cannot
     be written (a full disk, a missing folder) is one line naming it, and exit 1."""
     if output:
-        from engine.files.atomic import WriteError, write_text
-
         try:
             write_text(output, text + ("\n" if text and not text.endswith("\n") else ""))
         except WriteError as exc:
@@ -288,7 +287,6 @@ def _write(text: str, output: str | None):
 
 def _lint(args) -> int:
     from engine import lint, report
-    from engine.diagnostics import INTERNAL, RULES
 
     if args.explain:
         if args.explain.lower() == "all":
@@ -307,7 +305,6 @@ def _lint(args) -> int:
         if not any(rule.startswith(code) for rule in RULES):
             print(f"knap: unknown rule code or prefix `{code}`; `knap lint --explain all` lists them", file=sys.stderr)
             return EXIT_USAGE
-    from engine.content.pack_search import unknown_message
     from engine.content.packs import resolve_target
 
     targets = []
@@ -323,7 +320,6 @@ def _lint(args) -> int:
         return EXIT_USAGE
     exclude = [g.strip() for g in (args.exclude or "").split(",") if g.strip()] + list(config.get("exclude", []))
     from engine.lint import fix as lint_fix
-    from engine.safe_text import visible
 
     def shown(text):
         return visible(text, lines=False)
@@ -376,8 +372,6 @@ def _lint(args) -> int:
     if args.fix:
         print(f"{fixed} fixed, {len(diags)} remaining.", file=sys.stderr)
     if not result.files:  # a wrong folder, or an `exclude` that leaves nothing: "all passed" would hide it
-        from engine.safe_text import plain
-
         print(
             f"knap: warning: no pack files found in {', '.join(plain(str(p)) for p in args.paths or ['.'])}; "
             "nothing was checked",
@@ -438,9 +432,6 @@ def _cache_refused(named: str, why: str, remedy: str) -> Path | None:
 def _print_stats(stats):
     from rich.table import Table
 
-    from engine.safe_text import console as safe_console
-    from engine.safe_text import markup
-
     table = Table(title="Packs", show_lines=False)
     for column in ("pack", "documents", "cards (copies)", "DSL texts", "placeholder", "assumption", "reference"):
         table.add_column(column, justify="left" if column == "pack" else "right")
@@ -457,27 +448,8 @@ def _print_stats(stats):
     safe_console(width=100).print(table)
 
 
-def pack_target(name: str) -> Path | None:
-    """The pack folder a command argument names (a folder, or a pack id looked up as `knap list` shows),
-    or None once the reason has been printed."""
-    from engine.content.pack_search import unknown_message
-    from engine.content.packs import MANIFEST, resolve_target
-    from engine.safe_text import plain
-
-    target = resolve_target(name)
-    if target is None:
-        print(f"knap: {plain(unknown_message(name))}", file=sys.stderr)  # a name may come from a replay log
-        return None
-    if not (target / MANIFEST).is_file():
-        print(f"knap: `{plain(name)}` is not a pack folder (it has no {MANIFEST})", file=sys.stderr)
-        return None
-    return target
-
-
 def _list(args) -> int:
-    from engine.content.pack_search import known_packs
     from engine.content.packs import display, pack_summary
-    from engine.safe_text import plain
 
     rows = []
     for found in known_packs():
@@ -494,8 +466,6 @@ def _list(args) -> int:
             }
         )
     if args.format == "json":
-        from engine.safe_text import dumps
-
         _write(dumps({"packs": rows}, indent=2), args.output)
         return EXIT_CLEAN
     from rich.table import Table
@@ -534,7 +504,6 @@ def _list(args) -> int:
 
 
 def _schema_export(args) -> int:
-    from engine.files.atomic import WriteError
 
     from .schema_export import export
 
@@ -572,8 +541,6 @@ def _schema_editor(args) -> int:
         else:
             sys.stdout.write(setup.render(args.style, reference, patterns))
     except setup.SetupError as exc:
-        from engine.safe_text import visible
-
         print(f"knap: {visible(str(exc))}", file=sys.stderr)  # paths are the user's: no raw control characters
         if exc.hint:
             print(f"  hint: {exc.hint}", file=sys.stderr)
@@ -585,9 +552,9 @@ def _diff(args) -> int:
     from engine import lint, report
     from engine.content import compose
     from engine.content.packs import display, find_pack, pack_files
-    from engine.safe_text import dumps, plain
 
     from . import diff
+    from .targets import pack_target
 
     target = pack_target(args.pack)
     if target is None:
@@ -614,7 +581,8 @@ def _graph(args) -> int:
     from engine import lint, report
     from engine.content.packs import pack_cards
     from engine.lint import graph as techgraph
-    from engine.safe_text import plain
+
+    from .targets import pack_target
 
     target = pack_target(args.pack)
     if target is None:

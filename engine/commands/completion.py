@@ -45,7 +45,7 @@ def commands(parser: argparse.ArgumentParser, path=("knap",), help_line: str = "
     return found
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: str | None) -> str:
     return " ".join((text or "").replace("%%", "%").split())
 
 
@@ -134,10 +134,7 @@ def _fish(tree: list[Command]) -> str:
             if depth == 1 and command.subcommands:
                 here += f"; and not __fish_seen_subcommand_from {' '.join(command.subcommands)}"
         for name, text in command.subcommands.items():
-            lines.append(
-                f"complete -c knap -f -n {_fish_quote(here)} -a {name} "
-                f"-d {_fish_quote(_one_line(text))}"
-            )
+            lines.append(f"complete -c knap -f -n {_fish_quote(here)} -a {name} -d {_fish_quote(_one_line(text))}")
         if command.positional_choices:
             lines.append(
                 f"complete -c knap -f -n {_fish_quote(here)} -a {_fish_quote(' '.join(command.positional_choices))}"

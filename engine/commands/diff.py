@@ -128,7 +128,11 @@ def differences(old, new, path: str = "") -> list[tuple[str, object, object]]:
             found += differences(old.get(key, _MISSING), new.get(key, _MISSING), f"{path}.{key}" if path else str(key))
         return found
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [change for i, (a, b) in enumerate(zip(old, new, strict=True)) for change in differences(a, b, f"{path}[{i}]")]
+        return [
+            change
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for change in differences(a, b, f"{path}[{i}]")
+        ]
     return [(path, old, new)]
 
 

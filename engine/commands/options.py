@@ -5,7 +5,10 @@ command writes something a program may read."""
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+
+from engine.safe_text import console
 
 
 def _worth_stating(default) -> bool:
@@ -55,9 +58,6 @@ def text_console(output: str | None, **kwargs):
     """A console for a text report, and the buffer it writes to when the report goes to `--output`.
     Standard output that is no terminal (a pipe, a file) gets a console wide enough never to cut a
     table cell or wrap a line: the reader's pager or editor decides how to show long lines."""
-    import io
-
-    from engine.safe_text import console
 
     if output:
         buffer = io.StringIO()

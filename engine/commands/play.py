@@ -2,187 +2,45 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
+import shlex
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich import box
+from rich.progress import Progress
+from rich.table import Table
+
+from engine import report
+from engine.content.packs import resolve_target
+from engine.files.atomic import WriteError, write_text
+from engine.report import quoted
+from engine.runtime import agents, persist, session
+from engine.runtime import rules as pack_rules
+from engine.runtime import sim as simulation
+from engine.runtime.error_codes import coded, hint_for
+from engine.runtime.errors import ContentError
+from engine.runtime.game import Game, GameError, Stalled
+from engine.runtime.terminal import HumanAgent, render
+from engine.safe_text import console as safe_console
+from engine.safe_text import markup, plain
+
+from .options import text_console
+from .targets import pack_target
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
-def add_commands(sub):
-    from .options import DeprecatedAlias, add_output
-
-    play = sub.add_parser(
-        "play",
-        help="play a game in the terminal against bots",
-        description=(
-            "Play a pack at the terminal. Seats without a person are played by bots. The game's log is saved "
-            "so that `knap replay` can check it."
-        ),
-    )
-    play.add_argument(
-        "pack",
-        nargs="?",
-        help="a pack folder or built-in pack id (with --resume: the pack's folder, when the save does not find it)",
-    )
-    play.add_argument(
-        "--resume",
-        metavar="FILE",
-        help="go on with a game saved when a person left it (`q`, Ctrl-C "
-        "or the end of input save it, beside the log: knap-game-SEED.save.json), with the same seats, "
-        "bots and seed; its log holds the whole game",
-    )
-    play.add_argument(
-        "--players", type=int, default=None, metavar="N", help="how many players (default: the pack's minimum)"
-    )
-    play.add_argument(
-        "--human",
-        type=int,
-        action="append",
-        default=[],
-        metavar="SEAT",
-        help="a seat played by a person at this terminal (repeatable; default: none)",
-    )
-    _add_agents(
-        play,
-        "greedy",
-        "the bots of the seats no person plays: one agent for all, or one per seat "
-        "(comma-separated, repeated as needed; a person's seat skips its entry)",
-    )
-    play.add_argument("--bots", action=DeprecatedAlias, dest="agents", instead="--agents")
-    play.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="the game's random seed: the same seed and answers "
-        "play the same game (default: a fresh one, printed at the start)",
-    )
-    play.add_argument("--log", metavar="FILE", help="write the game log here (default: knap-game-SEED.json)")
-    play.add_argument(
-        "--oracle",
-        choices=["model", "ask"],
-        default="model",
-        help="who decides physical outcomes (did the tower stand?): the pack's probability model, "
-        "or the person at the table, asked at the terminal (`ask`)",
-    )
-    _add_answer_limit(play)
-
-    sim = sub.add_parser(
-        "sim",
-        help="simulate many games for balance",
-        description=(
-            "Play N seeded games with bots and summarise: win rate per seat and agent with 95 % confidence "
-            "intervals, the score distribution, game length and how games ended. With --compare, play two "
-            "packs (two variants of a game) with the same seeds and show their differences."
-        ),
-    )
-    sim.add_argument("pack", nargs="?", help="a pack folder or built-in pack id")
-    sim.add_argument(
-        "--compare",
-        nargs=2,
-        metavar=("PACK_A", "PACK_B"),
-        help="instead of PACK: play both packs with the same seeds, agents and player count "
-        "(default: the smallest both allow) and show B − A with 95 %% intervals",
-    )
-    sim.add_argument("-n", "--games", type=int, default=100, help="how many games to play")
-    sim.add_argument(
-        "--players", type=int, default=None, metavar="N", help="how many players (default: the pack's minimum)"
-    )
-    _add_agents(sim, "random", "the agents by seat: one for all, or comma-separated, repeated as needed")
-    sim.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed SEED+i")
-    sim.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
-    sim.add_argument(
-        "--max-rounds",
-        type=int,
-        default=500,
-        metavar="N",
-        help="stop a game after this many rounds; it is reported as stalled, with its seed",
-    )
-    _add_answer_limit(sim)
-    sim.add_argument(
-        "--log-dir",
-        metavar="DIR",
-        help="write the logs of stalled games and of games that ended in "
-        "an error into DIR, to replay them with `knap replay`",
-    )
-    add_output(
-        sim,
-        ["text", "json"],
-        "text",
-        "the summary",
-        ' (JSON with --compare: {"a": summary, "b": summary, "differences": ...})',
-    )
-    sim.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show how many games are done, on stderr (default: when stderr is a terminal)",
-    )
-    sim.add_argument("--logs", action=DeprecatedAlias, dest="log_dir", instead="--log-dir", metavar="DIR")
-    sim.add_argument(
-        "--json",
-        action=DeprecatedAlias,
-        dest="json_too",
-        spelt="--json FILE",
-        instead="--format json --output FILE",
-        metavar="FILE",
-    )
-
-    replay = sub.add_parser(
-        "replay",
-        help="replay a game log and check its final state",
-        description=(
-            "Replay a game log and check that it reaches the final state it records, or check that a saved game "
-            "(`Game.save`) loads. Either file may come from anyone: a bad one is reported in one line (the file, "
-            "where in it, what is wrong) with exit 1."
-        ),
-    )
-    replay.add_argument(
-        "log", metavar="FILE", help="a game log written by `knap play` or `knap sim --log-dir`, or a saved game"
-    )
-    replay.add_argument(
-        "--pack",
-        help="the pack folder or id (a log's own pack folder is used only when it lies inside the working folder or the log's folder)",
-    )
-    replay.add_argument("--show", action="store_true", help="print the log of the replayed game")
-
-
-def _add_agents(parser, default: str, what: str):
-    # the names are not listed here: importing the runtime would slow every command down
-    parser.add_argument(
-        "--agents", default=default, metavar="NAME[,NAME...]", help=f"{what}; an unknown name lists the agents"
-    )
-
-
-def _add_answer_limit(parser):
-    from engine.runtime.budget import MAX_ANSWERS_PER_TURN
-
-    parser.add_argument(
-        "--max-answers-per-turn",
-        type=int,
-        default=MAX_ANSWERS_PER_TURN,
-        metavar="N",
-        help="stop a game whose turn (or round) goes on for more than N answers without ending; "
-        f"it is reported as stalled, with its seed (default: {MAX_ANSWERS_PER_TURN})",
-    )
-
-
 def _load_pack(name: str):
-    from engine.runtime.rules import PackError, load
-
-    from .cli import pack_target
 
     target = pack_target(name)
     if target is None:
         return None
     try:
-        return load(target)
-    except PackError as exc:
-        from engine import report
-
+        return pack_rules.load(target)
+    except pack_rules.PackError as exc:
         lines = exc.positions.source_lines if exc.positions is not None else (lambda _p: [])
         print(report.text(exc.diagnostics, lines), file=sys.stderr)
         print(
@@ -208,12 +66,6 @@ def _pack_and_players(args):
 def play(args) -> int:
     """`knap play`: a new game, or (`--resume FILE`) a game saved when a person left it. Leaving (`q`,
     Ctrl-C, the end of input) saves the game beside its log and prints the command that resumes it."""
-    from engine.runtime import agents, session
-    from engine.runtime.errors import ContentError
-    from engine.runtime.game import GameError, Stalled
-    from engine.runtime.terminal import HumanAgent, render
-    from engine.safe_text import console as safe_console
-    from engine.safe_text import markup, plain
 
     console = safe_console()
     try:
@@ -303,9 +155,6 @@ def _bot_seed(seed: int, seat: int, answered: int) -> int:
 
 def _new_table(args, console):
     """A new game from the command line, or the exit code once the reason has been printed."""
-    from engine.runtime import session
-    from engine.runtime.errors import ContentError
-    from engine.runtime.game import Game, GameError
 
     if not args.pack:
         print("knap: play needs a PACK (or --resume FILE, to go on with a saved game)", file=sys.stderr)
@@ -336,8 +185,6 @@ def _new_table(args, console):
 def _resumed_table(args, console):
     """The game saved in `--resume FILE` (a file anyone may have written: checked like any save), or the
     exit code once the reason has been printed."""
-    from engine.runtime import persist, session
-    from engine.safe_text import plain
 
     given = [
         option
@@ -355,16 +202,9 @@ def _resumed_table(args, console):
         )
         return EXIT_USAGE
     name = plain(args.resume)
-    try:
-        data = persist.read(args.resume, persist.SaveError)
-    except FileNotFoundError:
-        print(f"knap: {name}: no such file", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as exc:
-        print(f"knap: cannot read {name}: {plain(exc.strerror or exc)}", file=sys.stderr)
-        return EXIT_FINDINGS
-    except persist.RecordError as exc:
-        return _bad_record(name, exc)
+    data, failed = _read_record(args.resume, name, persist.SaveError)
+    if failed is not None:
+        return failed
     opened = _open_session(name, data, args.pack, option="PACK")
     if isinstance(opened, int):
         return opened
@@ -381,11 +221,6 @@ def _resumed_table(args, console):
 def _save_and_leave(game, table, console) -> int:
     """The person left (`q`, Ctrl-C, the end of input): save the game whole, beside its log, and say how
     to go on with it."""
-    import shlex
-
-    from engine.files.atomic import WriteError
-    from engine.runtime import session
-    from engine.safe_text import plain
 
     data = session.session_data(game, table.seats, oracle=table.oracle, max_answers_per_turn=game.max_answers_per_turn)
     try:
@@ -415,8 +250,6 @@ def _pack_found_from(save_path, rules) -> bool:
 
 def _agent_list(text: str) -> list[str] | None:
     """`--agents A,B,...` as names, or None once an unknown one has been named with the known ones."""
-    from engine.runtime import agents
-    from engine.safe_text import plain
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in agents.AGENTS]
@@ -440,7 +273,6 @@ def _agent_names(args):
 
 
 def sim(args) -> int:
-    from engine.runtime import sim as simulation
 
     if args.compare and args.pack:
         print(
@@ -479,7 +311,6 @@ def sim(args) -> int:
 
 def sim_compare(args) -> int:
     """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
-    from engine.runtime import sim as simulation
 
     labels = list(args.compare)
     packs = []
@@ -531,9 +362,6 @@ def sim_compare(args) -> int:
 
 def _write_game_log(game, path, seats) -> bool:
     """Write a played game's log; False once a failed write has been reported (the path and why)."""
-    from engine.files.atomic import WriteError
-    from engine.runtime import session
-    from engine.safe_text import plain
 
     try:
         session.write_log(game, path, agents=seats)  # who played each seat, by name
@@ -545,8 +373,6 @@ def _write_game_log(game, path, seats) -> bool:
 
 def _write_file(path, text: str) -> bool:
     """A report written to a file, whole or not at all; False once a failed write has been reported."""
-    from engine.files.atomic import WriteError, write_text
-    from engine.safe_text import plain
 
     try:
         write_text(path, text)
@@ -560,7 +386,6 @@ def _report(args, data, print_text) -> bool:
     """The summary as `--format` says, to `--output` or standard output (text on a console that cuts no
     cell when it is no terminal); the deprecated `--json FILE` also writes JSON there, as it always did.
     False once a failed write has been reported."""
-    from .options import text_console
 
     as_json = json.dumps(data, indent=2) + "\n"
     written = True
@@ -587,16 +412,10 @@ def _progress(args, labels: dict[str, str]):
         yield lambda key="": None
         return
     if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        from engine.safe_text import console as safe_console
-        from engine.safe_text import markup
-
         with Progress(console=safe_console(stderr=True), transient=True) as bar:
             tasks = {key: bar.add_task(markup(label), total=args.games) for key, label in labels.items()}
             yield lambda key="": bar.advance(tasks[key])
         return
-    from engine.safe_text import plain
 
     done = dict.fromkeys(labels, 0)
 
@@ -610,7 +429,6 @@ def _progress(args, labels: dict[str, str]):
 
 def _logs_written(summary) -> bool:
     """Report each `--log-dir` file that could not be written (the others are kept); False if any."""
-    from engine.safe_text import plain
 
     for problem in dict.fromkeys(summary.get("log_errors", [])):  # a folder that cannot be made: once
         print(f"knap: {plain(problem)}", file=sys.stderr)
@@ -628,11 +446,6 @@ def _interval(ci95, scale: float, digits: int) -> str:
 def print_comparison(comparison, labels, console):
     """A table of B − A: win rates in %, with 95 % Wilson intervals per pack and Newcombe's interval of
     the difference (in percentage points); means with the normal interval of their difference; counts."""
-    from rich import box
-    from rich.table import Table
-
-    from engine.runtime.error_codes import coded
-    from engine.safe_text import markup
 
     diff = comparison["differences"]
     for side, label in zip("ab", labels, strict=True):
@@ -787,10 +600,6 @@ def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> l
 
 
 def print_summary(summary, console):
-    from rich.table import Table
-
-    from engine.runtime.error_codes import coded
-    from engine.safe_text import markup
 
     console.print(
         f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
@@ -857,8 +666,6 @@ def print_summary(summary, console):
 
 def _sample_hints(summaries, console) -> None:
     """Under the sampled stalls and errors of a summary, the hint of each runtime error code among them, once."""
-    from engine.runtime.error_codes import hint_for
-    from engine.safe_text import markup
 
     codes = dict.fromkeys(
         sample.get("code")
@@ -876,22 +683,11 @@ def replay(args) -> int:
     (the file, where in it, what is wrong) and exit 1; a missing file is a usage error (exit 2). With
     `--show`, the log is printed as far as the game went: up to the failure of a game that failed (exit 1,
     the failure on stderr), and to where a game that stalled or was left stops (said after the log)."""
-    from engine.runtime import persist, session
-    from engine.runtime.errors import ContentError
-    from engine.runtime.game import GameError
-    from engine.safe_text import plain
 
     name = plain(args.log)
-    try:
-        data = persist.read(args.log)
-    except FileNotFoundError:
-        print(f"knap: {name}: no such file", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as exc:
-        print(f"knap: cannot read {name}: {plain(exc.strerror or exc)}", file=sys.stderr)
-        return EXIT_FINDINGS
-    except persist.RecordError as exc:
-        return _bad_record(name, exc)
+    data, failed = _read_record(args.log, name)
+    if failed is not None:
+        return failed
     if session.is_session(data):
         return _check_session(name, data, args.pack)
     kind = persist.kind_of(data)
@@ -934,6 +730,7 @@ def replay(args) -> int:
         where = "during setup" if game is None else f"at decision {len(game.history)}"
         _game_error(f"knap: {name}: the log does not replay: the game fails {where}: ", rules, failure)
         return EXIT_FINDINGS
+    assert game is not None  # only a setup that failed has no game
     actual = game.state_hash()
     if actual != data["final_hash"]:
         print(
@@ -983,17 +780,28 @@ def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "-
 
 
 def _found_by_id(pack_id: str) -> Path | None:
-    from engine.content.packs import resolve_target
 
     found = resolve_target(pack_id) if pack_id and "/" not in pack_id and pack_id not in (".", "..") else None
     return Path(found).resolve() if found is not None else None
 
 
+def _read_record(path, name: str, *error_class):
+    """(the JSON record at `path`, None), or (None, the exit code) once why it cannot be read is printed."""
+    try:
+        return persist.read(path, *error_class), None
+    except FileNotFoundError:
+        print(f"knap: {name}: no such file", file=sys.stderr)
+        return None, EXIT_USAGE
+    except OSError as exc:
+        print(f"knap: cannot read {name}: {plain(exc.strerror or exc)}", file=sys.stderr)
+        return None, EXIT_FINDINGS
+    except persist.RecordError as exc:
+        return None, _bad_record(name, exc)
+
+
 def _bad_record(name: str, exc) -> int:
     """One line for a log or save that cannot be used, `FILE:LINE:COL: CODE ...` or `FILE: /pointer: CODE
     ...`, and the code's hint."""
-    from engine.runtime.error_codes import coded
-    from engine.safe_text import plain
 
     where = f"{name}:{exc.where}" if exc.line else f"{name}: {exc.where}" if exc.where else name
     print(f"knap: {where}: {coded(exc.code, plain(exc.message))}", file=sys.stderr)
@@ -1004,8 +812,6 @@ def _bad_record(name: str, exc) -> int:
 def _game_error(lead: str, rules, exc) -> None:
     """A runtime error as `knap lint` prints a finding: `lead`, then `file:line:col: CODE message`, the line
     of the pack it points at with a caret, and the hint."""
-    from engine.report import quoted
-    from engine.safe_text import plain
 
     print(f"{lead}{plain(rules.describe(exc))}", file=sys.stderr)
     place = rules.position(exc)
@@ -1017,7 +823,6 @@ def _game_error(lead: str, rules, exc) -> None:
 
 def _hint(error) -> None:
     """The hint of a runtime error (or of a code) on the line under it, as `knap lint` prints hints."""
-    from engine.runtime.error_codes import hint_for
 
     hint = hint_for(error if isinstance(error, str) else getattr(error, "code", "") or "")
     if hint:
@@ -1025,9 +830,6 @@ def _hint(error) -> None:
 
 
 def _check_save(name: str, rules, state) -> int:
-    from engine.runtime import persist
-    from engine.runtime.errors import ContentError
-    from engine.runtime.game import Game
 
     try:
         game = Game.from_save(rules, state, schema_checked=True)
@@ -1043,8 +845,6 @@ def _check_save(name: str, rules, state) -> int:
 def _open_session(name: str, data, pack_given, option: str = "--pack"):
     """A saved `knap play` session, checked (its own schema, then its game like any save) and loaded with
     its pack: `(rules, game)`, or the exit code once the reason has been printed."""
-    from engine.runtime import persist, session
-    from engine.runtime.errors import ContentError
 
     try:
         session.check_session(data)

@@ -136,7 +136,9 @@ def _declare_required(schema: dict) -> None:
     required = schema.get("required")
     if not isinstance(required, list):
         return
-    declared = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    declared = schema.get("properties")
+    if not isinstance(declared, dict):
+        declared = {}
     missing = [name for name in required if isinstance(name, str) and name not in declared]
     if not missing:
         return

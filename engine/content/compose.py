@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from engine.dsl import suggest
+from engine.suggestions import suggest
 
 from . import schema as schema_check
 
@@ -102,11 +102,21 @@ def override_parameter(base, spec):
     return {**kept, **copy.deepcopy(spec)}
 
 
-def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effective:
+def compose(
+    pack_id: str,
+    manifest: dict | None,
+    manifest_at: tuple[str, int] | None,
+    own,
+    bases: list[tuple[int, str, Effective]],
+    add,
+) -> Effective:
     """The effective pack of a pack whose own documents are `own` ((file, index, data), schema-valid,
     manifest excluded) and which extends `bases` ((position in `extends`, base id, Effective)).
     Problems go to `add(code, message, file, index, path, hint, at_key=...)`."""
     manifest = manifest or {}
+    # where the problems of `extends` and `remove` are reported; no manifest (a pack without one, or `knap diff`
+    # joining a variant's bases, which reports nothing) reports them nowhere in particular
+    reported_at: tuple[str, int] = manifest_at or ("", 0)
     documents: list[tuple[str, int, dict]] = []
     position_of: dict[str, int] = {}  # inherited id -> its place in `documents`
     owner: dict[str, str] = {}  # inherited id -> the base that brought it
@@ -124,7 +134,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
                     add(
                         "P006",
                         f"`{base_id}` and `{owner[doc_id]}` both define `{doc_id}`, differently",
-                        *manifest_at,
+                        *reported_at,
                         ("extends", position),
                         "extend only one of them, or make them agree",
                     )
@@ -143,7 +153,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
                 add(
                     "P006",
                     f"`{base_id}` and `{settings[name][0]}` set `{name}` differently",
-                    *manifest_at,
+                    *reported_at,
                     ("extends", position),
                     f"say `{name}:` in this pack, or extend only one of them",
                 )
@@ -222,7 +232,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             )
             continue
         if target in replaced or target in patched:
-            first = replaced.get(target) or patched.get(target)
+            first = replaced.get(target) or patched[target]
             add(
                 "P006",
                 f"`{target}` is already {'replaced' if target in replaced else 'patched'} by this pack ({first[0]})",
@@ -269,7 +279,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             add(
                 "P007",
                 f"`{doc_id}` cannot be removed: no pack this one extends defines it",
-                *manifest_at,
+                *reported_at,
                 ("remove", doc_id),
                 hint,
                 at_key=True,
@@ -278,7 +288,7 @@ def compose(pack_id: str, manifest: dict, manifest_at, own, bases, add) -> Effec
             add(
                 "P006",
                 f"`{doc_id}` is removed, and also {'replaced' if doc_id in replaced else 'patched'} by this pack",
-                *manifest_at,
+                *reported_at,
                 ("remove", doc_id),
                 "keep one of the two",
                 at_key=True,

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.files import resources
+from engine.suggestions import suggest
 
-MANIFEST = "pack.yaml"
+from .roots import MANIFEST
+
 # the form of an `extends` entry in schemas/pack.schema.json: an id, `-` and `_` alike
 PACK_ID = re.compile(r"[a-z][a-z0-9_-]{0,63}")
 
@@ -206,8 +208,6 @@ def known_packs(strict: bool = True) -> list[Found]:
 
 def unknown_message(target: str) -> str:
     """Why `target` names no pack, with the known ids and the nearest one."""
-    from engine.dsl import suggest
-
     if not is_pack_id(target):
         return f"`{target}` is not a pack folder or a pack id: no such file or folder"
     try:
@@ -221,3 +221,8 @@ def unknown_message(target: str) -> str:
         if ids
         else " No packs were found (`knap list` shows where knap looks)"
     )
+
+
+def builtin_pack(pack_id: str) -> Path | None:
+    """The built-in pack `pack_id` (`-` and `_` alike); an id that is not a pack id (a path) finds nothing."""
+    return pack_in(resources.root("content"), pack_id)

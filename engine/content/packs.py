@@ -9,7 +9,10 @@ from pathlib import Path
 
 from engine.files import confine, resources
 
-MANIFEST = "pack.yaml"
+from . import pack_search
+from .roots import MANIFEST, pack_root_of
+from .yamlload import load_file, read_regular
+
 YAML_SUFFIXES = (".yaml", ".yml")
 _SKIP_DIRS = {".git", "node_modules", ".knap_cache", "__pycache__", ".venv", "venv"}
 
@@ -71,20 +74,12 @@ def _yaml_files(folder: Path, *, own_only: bool = False, _seen: set[str] | None 
     return found
 
 
-def pack_root_of(path: Path) -> Path | None:
-    for parent in [path.parent, *path.parent.parents]:
-        if (parent / MANIFEST).is_file():
-            return parent
-    return None
-
-
 def resolve_target(target: str) -> Path | None:
     """A path as given, else a pack id looked up where the user works, then among the built-in packs
     (pack_search.py; `my-game` and `my_game` alike)."""
     path = Path(target)
     if path.exists():
         return path
-    from . import pack_search
 
     return pack_search.lookup(target)
 
@@ -110,7 +105,6 @@ def find_pack(pack_id: str, near: Path) -> Path | None:
     """The folder of the pack an `extends` entry of the pack at `near` names: a sibling folder (by name,
     `-` and `_` alike), else the first pack root that has it (pack_search.py). An entry that is not a
     pack id (a path) finds nothing: packs never reach outside the roots knap was given."""
-    from . import pack_search
 
     return pack_search.find_base(pack_id, near)
 
@@ -124,8 +118,6 @@ def looks_like_content(path: Path) -> bool:
     """Whether a YAML file outside any pack is meant as Knapper content (so P001 applies): a top-level
     `kind:` key, or an editor modeline naming one of Knapper's schemas. Anything else (CI configs, the
     pre-commit config) is not Knapper's business. A file that cannot be read counts as content."""
-    from .yamlload import read_regular
-
     raw = read_regular(str(path))
     if raw is None:
         return True
@@ -192,9 +184,7 @@ def _remember_cwd() -> str:
 
 def pack_documents(root: Path) -> list[tuple[str, int, dict]]:
     """Every mapping document of the pack at `root`, as (file, index, data); broken files contribute nothing."""
-    from .yamlload import load_file
-
-    found = []
+    found: list[tuple[str, int, dict]] = []
     for path in pack_files(root):
         loaded = load_file(display(path))
         found.extend((loaded.path, doc.index, doc.data) for doc in loaded.documents)
@@ -203,7 +193,7 @@ def pack_documents(root: Path) -> list[tuple[str, int, dict]]:
 
 def pack_cards(root: Path) -> dict[str, dict]:
     """The card documents of a pack by id (the first one when an id repeats)."""
-    cards = {}
+    cards: dict[str, dict] = {}
     for _, _, data in pack_documents(root):
         if data.get("kind") == "card" and isinstance(data.get("id"), str):
             cards.setdefault(data["id"], data)
@@ -212,7 +202,6 @@ def pack_cards(root: Path) -> dict[str, dict]:
 
 def pack_summary(root: Path) -> dict:
     """A pack's name and players (a variant's from the packs it extends) from the manifests alone."""
-    from .yamlload import load_file
 
     def manifest_of(folder: Path) -> dict:
         docs = load_file(display(folder / MANIFEST)).documents
@@ -227,7 +216,8 @@ def pack_summary(root: Path) -> dict:
         if isinstance(given, dict) and all(isinstance(given.get(k), int) for k in ("min", "max")):
             players = [given["min"], given["max"]]
             break
-        for base_id in data.get("extends") if isinstance(data.get("extends"), list) else []:
+        extends = data.get("extends")
+        for base_id in extends if isinstance(extends, list) else []:
             base = find_pack(base_id, folder)
             if base is not None and base not in seen:
                 seen.add(base)

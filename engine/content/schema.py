@@ -13,9 +13,9 @@ from functools import cache, lru_cache
 import fastjsonschema
 from jsonschema import Draft202012Validator
 
+from engine import fixes
 from engine.diagnostics import Diagnostic
 from engine.files import resources
-from engine.lint import fix as lint_fix
 from engine.suggestions import suggest
 
 BASE_URI = "https://knapper.invalid/schemas/"
@@ -108,7 +108,7 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
 
 def values_at(data, pattern: tuple):
     """Yield (path, value) for every value of `data` matching a pattern from `field_roles`."""
-    stack = [((), data, 0)]
+    stack: list[tuple[tuple, object, int]] = [((), data, 0)]  # (path, value, steps of `pattern` matched)
     while stack:
         path, value, i = stack.pop()
         if i == len(pattern):
@@ -260,12 +260,14 @@ def _convert(error, kind, file, doc_index) -> list[Diagnostic]:
                     hint,
                     at=path + (extra,),
                     at_key=True,
-                    fix=lint_fix.key_fix(doc_index, path + (extra,), allowed, value),
+                    fix=fixes.key_fix(doc_index, path + (extra,), allowed, value),
                 )
         elif rule == "type":
-            expected = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+            expected: list[str] = (
+                err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+            )
             words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
-            fix = lint_fix.list_fix(doc_index, path, value, err.schema) if expected == ["array"] else None
+            fix = fixes.list_fix(doc_index, path, value, err.schema) if expected == ["array"] else None
             diag(
                 "S003",
                 f"{where} must be {words}, not {_TYPE_WORDS.get(_type_of(value), 'this')} ({_shown(value)})",

@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 import yaml
 
 from engine.diagnostics import Diagnostic
-from engine.files.confine import LinkOutside, Root, root_of
+from engine.files.confine import LinkOutside, Root
 
+from .roots import read_root
+
+_Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
 try:  # the C composer ships in PyYAML's wheels; the pure one is a fallback
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
@@ -37,7 +40,7 @@ _TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 class Document:
     file: str
     index: int  # position of the document in its file (0-based)
-    data: object
+    data: dict  # a mapping: other documents are refused (Y009)
     node: yaml.Node | None  # the composed node, for positions; None when loaded from the cache
 
 
@@ -242,6 +245,7 @@ def _point_at_overflowing_alias(diag: Diagnostic, text: str, document: int):
         if current != document:
             continue
         if isinstance(event, yaml.AliasEvent):
+            assert event.anchor is not None and event.start_mark is not None  # an alias, as parsed: both are set
             total += sizes.get(event.anchor, 1)
             if total > MAX_EXPANDED_NODES:
                 diag.line, diag.col = event.start_mark.line + 1, event.start_mark.column + 1
@@ -333,7 +337,7 @@ def read_regular(path: str, root: Root | None = None) -> bytes | None:
     anything else (a FIFO or a device would block or never end) and for a link leading out of `root`
     (by default the file's pack, else its folder: confine.py)."""
     try:
-        return (root or root_of(path)).read(path, MAX_FILE_BYTES + 1)
+        return (root or read_root(path)).read(path, MAX_FILE_BYTES + 1)
     except LinkOutside:
         return None
 
@@ -361,7 +365,7 @@ def load_file(path: str, root: Root | None = None) -> LoadedFile:
     """Read and parse one file, with type, size and encoding checks before any parsing. `root`: the
     folder it must not lead out of (confine.py); by default its pack's folder."""
     try:
-        raw = (root or root_of(path)).read(path, MAX_FILE_BYTES + 1)
+        raw = (root or read_root(path)).read(path, MAX_FILE_BYTES + 1)
     except LinkOutside:
         return _link_outside(path)
     if raw is None:

@@ -31,6 +31,13 @@ class Verb:
     decision: bool = False  # the runtime must ask someone (a player, chance or an oracle)
     binds: str = "any"  # the type of the name it binds with `as`
 
+    def params_for(self, given: int) -> tuple[Param, ...]:
+        """The parameters `given` arguments fill: with an optional first argument left out, they fill the
+        parameters from the end (`draw 2` is `draw [player] n` without the player)."""
+        if given < len(self.args) and self.args and not self.args[0].required:
+            return self.args[len(self.args) - given :]
+        return self.args
+
 
 @dataclass(frozen=True)
 class Function:
@@ -52,6 +59,10 @@ class Constant:
 def _p(name, type_, required=True, doc=""):
     return Param(name, type_, required, doc)
 
+
+# A card's orientations, in the order the state numbers them (0, 1, 2): the constants below, the log and the views
+# all name them by these words.
+ORIENTATIONS = ("upright", "turned", "reversed")
 
 _FOR = _p("player", "player", False, "whose counter or zone; the acting player when left out")
 
@@ -570,3 +581,29 @@ RESERVED_WORDS = (
     "among",
     "unless",
 )
+
+
+def name_args(function: Function) -> tuple[int, ...]:
+    """The positions of a function's arguments that are bare words, not values: `sum(zone, vp)`."""
+    return tuple(i for i, param in enumerate(function.params) if param.type == "name")
+
+
+def implemented(what: str, declared, implementation: dict, elsewhere: tuple[str, ...] = ()) -> dict:
+    """`implementation`, once its names are those declared here (less those `elsewhere` handles): lint, completion
+    and the docs read the declarations, the runtime the implementation, so a name in only one of them stops the
+    import instead of surfacing as a game that plays differently from what lint checked."""
+    undeclared = sorted(set(implementation) - set(declared))
+    missing = sorted(set(declared) - set(implementation) - set(elsewhere))
+    if undeclared or missing:
+        raise ImportError(
+            f"the runtime's {what} do not match engine/dsl/builtins.py: "
+            + "; ".join(
+                part
+                for part in (
+                    undeclared and f"not declared: {', '.join(undeclared)}",
+                    missing and f"declared but not implemented: {', '.join(missing)}",
+                )
+                if part
+            )
+        )
+    return implementation

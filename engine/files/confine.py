@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # without it (Windows), a link is looked for before opening
 _FLAGS = (
@@ -95,23 +94,15 @@ def read_unlinked(path, limit: int = -1) -> bytes | None:
 
 def _read_regular(descriptor: int, limit: int) -> bytes | None:
     """Read from an open descriptor (and close it) only if it is a regular file."""
+    to_close: int | None = descriptor  # None once the file object owns it
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             return None
         with os.fdopen(descriptor, "rb") as handle:
-            descriptor = None
+            to_close = None
             return handle.read(limit)
     except OSError:
         return None
     finally:
-        if descriptor is not None:
-            os.close(descriptor)
-
-
-def root_of(path) -> Root:
-    """The root a file is read under when no caller said: its pack's folder, else its own folder."""
-    from engine.content.packs import pack_root_of
-
-    absolute = os.path.abspath(path)
-    pack = pack_root_of(Path(absolute))
-    return Root(pack if pack is not None else os.path.dirname(absolute))
+        if to_close is not None:
+            os.close(to_close)

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 MAX_BYTES = 32 << 20  # a 500-round stalled game's save is a few MiB; a finished game's well under 1
@@ -107,7 +108,7 @@ def _check_depth(data) -> None:
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
-            children = value.values()
+            children: Iterable[object] = value.values()
         elif isinstance(value, list):
             children = value
         else:

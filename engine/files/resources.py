@@ -21,10 +21,3 @@ def root(name: str) -> Path:
 @cache
 def read_text(folder: str, filename: str) -> str:
     return (root(folder) / filename).read_text(encoding="utf-8")
-
-
-def builtin_pack(pack_id: str) -> Path | None:
-    """The built-in pack `pack_id` (`-` and `_` alike); an id that is not a pack id (a path) finds nothing."""
-    from engine.content.pack_search import pack_in
-
-    return pack_in(root("content"), pack_id)

@@ -174,15 +174,17 @@ class Cache:
 
     def __init__(self, directory: Path | None, *, reads: bool = True):
         self.key = key() if directory else None
-        self.directory = directory if self.key and owned(Path(directory)) is not False else None
+        self.directory = directory if self.key and directory and owned(Path(directory)) is not False else None
         self.engine = engine_key() if self.directory else ""
         self.reads = reads
 
     def _path(self, root: Path, part: str) -> Path:
         name = hashlib.blake2b(str(root).encode(), digest_size=10).hexdigest()
+        assert self.directory is not None  # load and store ask only a usable cache
         return self.directory / f"{part}-{name}.json"
 
     def _mac(self, root: Path, part: str, body: bytes) -> bytes:
+        assert self.key is not None  # a usable cache has its key
         digest = hashlib.blake2b(key=self.key, digest_size=32)
         digest.update(f"{part}\0{root}\0".encode())  # an entry is valid for its own pack and part only
         digest.update(body)
@@ -243,7 +245,7 @@ def _str(value) -> bool:
 
 _DIAGNOSTIC_FIELDS = {f.name for f in fields(Diagnostic)} | {"name"}
 _TEXT_FIELDS = ("code", "message", "file", "hint", "source", "name")
-_NUMBER_FIELDS = ("line", "col", "end_col")
+_NUMBER_FIELDS = ("line", "col")
 _SEVERITIES = {s.value for s in Severity}
 
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import dsl, suggestions
+from engine import dsl, fixes, suggestions
 from engine.content import compose
 from engine.content import schema as schema_check
 from engine.content.packs import PackFiles, display
 from engine.content.yamlload import LoadedFile, position, text_position
 from engine.diagnostics import Diagnostic
 
-from . import fix as lint_fix
 from . import graph as techgraph
 from . import suppressions, unread_fields
 from .stats import PROVENANCE, PackStats
@@ -121,6 +121,19 @@ def check_file(loaded: LoadedFile) -> FileResult:
     return FileResult(loaded.path, diags, docs, texts, invalid)
 
 
+def _texts(value) -> list[str]:
+    """The texts of a value that should be a text or a list of texts, whatever shape it has."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _lost_params(data: dict) -> bool:
+    """A function whose `params` is there but not a list (S003): its parameters' names and count are not known,
+    so the names its body uses and the arguments its callers give are not checked."""
+    return data["kind"] == "function" and "params" in data and not isinstance(data["params"], list)
+
+
 def _verbs_in(ir) -> set[str]:
     """The names of the verbs an effect's instructions use, at any depth."""
     found, pending = set(), [ir]
@@ -162,7 +175,7 @@ class PackChecker:
     """The cross-file checks of one pack: ids, references, DSL texts, decks, the graph. A pack that
     extends others is checked as it is played: its effective documents (compose.py)."""
 
-    def __init__(self, pack: PackFiles, results: list[FileResult], bases: list[Base] = ()):
+    def __init__(self, pack: PackFiles, results: list[FileResult], bases: Sequence[Base] = ()):
         self.pack = pack
         self.results = results
         self.base_list = list(bases)
@@ -170,6 +183,7 @@ class PackChecker:
         self.docs: list[tuple[str, int, dict]] = []  # (file, index, data) of schema-valid documents
         self.broken: list[tuple[str, int, dict]] = []  # schema-invalid documents: ids and DSL texts only
         self.broken_manifest: dict | None = None  # a manifest the schema refused: its names only
+        self.lost_params: set[str] = set()  # ids of the functions whose `params` the schema refused
         self.name_indexes: dict = {}  # allowed categories -> ids, for "did you mean"
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
@@ -179,7 +193,7 @@ class PackChecker:
 
     def add(self, code, message, file, index, path, hint="", offset=None, at_key=False, explained=False, fix=None):
         """`explained`: the hint already tells a pack that extends this one what to do. `fix`: a
-        lint_fix maker, given the place the finding is written at; fixes are made in this pack's own files."""
+        fixes maker, given the place the finding is written at; fixes are made in this pack's own files."""
         if self.effective is not None:
             file, index, path = self.effective.locate(file, index, tuple(path))
             if file not in self.own_files and not explained:
@@ -196,6 +210,7 @@ class PackChecker:
 
     def inherited(self, file, index, path) -> bool:
         """Whether the field `path` of a document was written by a pack this one extends."""
+        assert self.effective is not None  # asked by the checks that run after compose()
         return self.effective.locate(file, index, tuple(path))[0] not in self.own_files
 
     def broken_ids(self):
@@ -313,9 +328,11 @@ class PackChecker:
         found = []
         for base in self.base_list:
             at = ("extends", base.position)
-            if self.manifest_at is None and (base.cycle or base.effective is None or base.errors):
+            if not (base.cycle or base.effective is None or base.errors):
+                found.append((base.position, base.pack_id, base.effective))
+            elif self.manifest_at is None:
                 continue  # the schema refused the manifest (a path in `extends`?): its S findings come first
-            if base.cycle:
+            elif base.cycle:
                 self.add(
                     "P005",
                     "packs extend each other in a cycle: " + " -> ".join(base.cycle),
@@ -331,7 +348,7 @@ class PackChecker:
                     at,
                     "a pack is found among its sibling folders, then as `knap list` shows",
                 )
-            elif base.errors:
+            else:  # base.errors
                 self.add(
                     "P008",
                     f"the pack `{base.pack_id}` that this pack extends has {base.errors} error(s)",
@@ -339,8 +356,6 @@ class PackChecker:
                     at,
                     f"fix them first (`knap lint {base.pack_id}`): this pack is checked only on top of a clean base",
                 )
-            else:
-                found.append((base.position, base.pack_id, base.effective))
         # else what is inherited is not known (or the manifest is broken): no conflicts
         usable = len(found) == len(self.base_list) and self.manifest_at is not None
         effective = compose.compose(
@@ -351,6 +366,16 @@ class PackChecker:
             found,
             self.add if usable else lambda *args, **kwargs: None,
         )
+        # A `replace: true` that replaces nothing (P007) is refused: compose adds it as new, but it was meant to
+        # stand in for an inherited document, so like a broken one it takes part only with its id and texts.
+        inherited = {data.get("id") for _, _, base in found for _, _, data in base.documents}
+        refused = {
+            (file, index)
+            for file, index, data in self.docs
+            if data.get("replace") is True and data["kind"] != "patch" and data.get("id") not in inherited
+        }
+        self.broken += [doc for doc in effective.documents if doc[:2] in refused]
+        effective.documents = [doc for doc in effective.documents if doc[:2] not in refused]
         broken_ids = set(self.broken_ids())  # a broken document stands in for its id
         effective.documents = [
             doc for doc in effective.documents if doc[0] in self.own_files or doc[2].get("id") not in broken_ids
@@ -384,25 +409,28 @@ class PackChecker:
             symbols.ids[doc_id] = kind
             # broken documents too, as far as their shape allows, so one mistake is reported once
             if kind == "zone":
-                symbols.zone_owner[doc_id] = data.get("owner") if data.get("owner") in ("table", "player") else "table"
+                owner = data.get("owner")
+                symbols.zone_owner[doc_id] = owner if owner in ("table", "player") else "table"
             elif kind == "counter":
-                symbols.counter_owner[doc_id] = (
-                    data.get("owner") if data.get("owner") in ("table", "player") else "table"
-                )
+                owner = data.get("owner")
+                symbols.counter_owner[doc_id] = owner if owner in ("table", "player") else "table"
             elif kind == "function":
                 symbols.functions[doc_id] = len(data["params"]) if isinstance(data.get("params"), list) else 0
+                if _lost_params(data):
+                    self.lost_params.add(doc_id)  # its arity is not known: calls to it are not counted
             elif kind == "card":
                 for group in ("stats", "refs"):
                     if isinstance(data.get(group), dict):
                         symbols.card_stats.update(data[group].keys())
-        for _, _, data in self.docs:
+        for _, _, data in self.docs + self.broken:  # a broken card's tags and type too, as far as their shape allows
             if data["kind"] == "card":
-                for tag in data.get("tags") or []:
+                for tag in _texts(data.get("tags")):
                     symbols.ids.setdefault(tag, "tag")
-                if isinstance(data.get("type"), str):
-                    symbols.ids.setdefault(data["type"], "type")
+                for card_type in _texts(data.get("type")):
+                    symbols.ids.setdefault(card_type, "type")
         for name in (self.manifest or {}).get("parameters") or {}:
             if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
+                assert self.manifest_at is not None  # set with the manifest (collect)
                 self.add(
                     "R002",
                     f"the parameter `{name}` has the same name as a {symbols.ids[name]}",
@@ -441,14 +469,14 @@ class PackChecker:
         nameless = self.nameless_kinds()
         if category is None and nameless and (allowed is None or nameless & allowed):
             return  # perhaps the id a broken document lost
-        hint = dsl.suggest(name, self.names_for(target, symbols))
+        hint = suggestions.suggest(name, self.names_for(target, symbols))
         close = bool(hint)
         fix = None
         if close and category is None:  # an unknown id with one close match: replace it
             fix = (
-                functools.partial(lint_fix.key_fix, names=self.names_for(target, symbols))
+                functools.partial(fixes.key_fix, names=self.names_for(target, symbols))
                 if at_key
-                else functools.partial(lint_fix.value_fix, old=name, names=self.names_for(target, symbols))
+                else functools.partial(fixes.value_fix, old=name, names=self.names_for(target, symbols))
             )
         hint = hint or f"define a {target} with `id: {name}`"
         if target == "value":  # a parameter's value: the runtime reads a text as an id
@@ -482,9 +510,11 @@ class PackChecker:
         of texts from other places: the packs this one extends, and what its patches wrote."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
         nameless = self.nameless_kinds()
+        lost_calls = tuple(f"`{name}` takes " for name in sorted(self.lost_params))  # dsl.Checker's D003 message
         for file, index, data in self.docs + self.broken:
             params = data.get("params") if data["kind"] == "function" else None
             local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
+            lost = _lost_params(data)
             for path, mode, text in dsl_texts(data):
                 self.stats.effects += 1
                 key = (file, index, path)
@@ -499,6 +529,10 @@ class PackChecker:
                 for problem in dsl.check(ir, mode, symbols, local):
                     if nameless and problem.code == "D002" and problem.message.startswith(_UNKNOWN_NAMES):
                         continue  # perhaps the id a broken document lost
+                    if lost and problem.code == "D002" and problem.message.startswith("unknown name `"):
+                        continue  # perhaps one of the parameters the function's broken `params` lost
+                    if problem.code == "D003" and problem.message.startswith(lost_calls):
+                        continue  # a call to a function whose number of parameters is not known
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
 
     # decks, components

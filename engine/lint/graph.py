@@ -1,7 +1,8 @@
 """The prerequisite graph: every card that `requires` others, as a networkx DiGraph.
 
 An edge `a -> b` reads "a is needed for b". Lint finds unknown ids, cycles and cards that can never
-become available; the runtime asks what is mastered and what is now unlockable.
+become available. `unlockable` answers what a set of mastered cards opens, for content tests; at play the
+rules ask the DSL (`requires_met`), not this graph.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import networkx as nx
 def build(cards: dict[str, dict]) -> nx.DiGraph:
     """`cards`: id -> card data. Nodes carry the card's name, type and tags; unknown prerequisites
     become nodes marked `missing`."""
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for card_id, card in cards.items():
         graph.add_node(
             card_id, name=card.get("name", card_id), type=card.get("type", ""), tags=list(card.get("tags", []))

@@ -9,18 +9,24 @@ import fnmatch
 import functools
 import hashlib
 import json
+import multiprocessing
 import os
 import stat
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.content.packs import PackFiles, discover, display, pack_files
+from engine import dsl
+from engine.content import schema as schema_check
+from engine.content.packs import PackFiles, discover, display, find_pack, pack_files
 from engine.content.yamlload import MAX_FILE_BYTES, LoadedFile, load_file, read_regular
 from engine.diagnostics import INTERNAL, Diagnostic
 from engine.files import confine
 
 from .cache import Cache
+from .checks import Base, FileResult, PackChecker, check_file, locate
 from .stats import PackStats
 from .suppressions import apply_suppressions
 
@@ -76,7 +82,6 @@ class Positions:
         loaded = self.loaded.get(diag.file)
         if loaded is None:
             loaded = self.loaded[diag.file] = load_file(diag.file, self.root(diag.file))
-        from .checks import locate
 
         return locate(diag, loaded, self.source_lines(diag.file))
 
@@ -86,7 +91,7 @@ def lint(
     paths: list[Path],
     cache_dir: Path | None = None,
     jobs: int | None = None,
-    exclude: list[str] = (),
+    exclude: Sequence[str] = (),
     base: Path | None = None,
     with_bases: bool = False,
 ) -> LintResult:
@@ -187,7 +192,7 @@ def _fingerprints(pack: PackFiles, known: dict, reader: confine.Root) -> dict[st
     """path -> {size, mtime, hash}; a file is read and hashed only when its stat changed. A link is
     hashed through every time (its own stat says nothing of its target); one leading out of the pack
     is not read at all."""
-    prints = {}
+    prints: dict[str, dict] = {}
     for path in pack.files:
         shown = display(path)
         try:
@@ -289,7 +294,6 @@ class _Packs:
                     if doc.data.get("kind") == "pack" and isinstance(doc.data.get("extends"), list):
                         ids = [x for x in doc.data["extends"] if isinstance(x, str)]
                         break
-        from engine.content.packs import find_pack
 
         self.bases_of[root] = [(base_id, find_pack(base_id, root)) for base_id in ids]
         return self.bases_of[root]
@@ -309,7 +313,6 @@ class _Packs:
         return None
 
     def base_infos(self, pack: PackFiles):
-        from .checks import Base
 
         infos = []
         for position, (base_id, base_root) in enumerate(self.bases(pack)):
@@ -342,8 +345,6 @@ class _Packs:
             diags = [Diagnostic.from_json(d) for d in summary["diagnostics"]]
             outcome = _Outcome(diags, PackStats.from_json(summary["stats"]), key, _errors(diags))
         else:
-            from .checks import PackChecker
-
             results = self.file_results(pack)
             bases = self.base_infos(pack)
             checker = PackChecker(pack, results, bases)
@@ -359,6 +360,7 @@ class _Packs:
                 d for d in map(self.positions.resolve, cross) if (d.code, d.file, d.line, d.col, d.message) not in known
             ]
             diags = [d for r in results for d in r.diagnostics] + cross
+            assert checker.effective is not None  # run() composed it
             outcome = _Outcome(diags, pack_stats, key, _errors(diags), checker.effective)
             self.effectives[pack.root] = checker.effective
             if self.cache.directory:
@@ -382,13 +384,10 @@ class _Packs:
         """The effective documents of a pack whose verdict came from the cache: its files' results (from
         the file cache) composed again, without the cross-file checks."""
         if root not in self.effectives:
-            from .checks import PackChecker
-
             pack = self.pack(root)
             checker = PackChecker(pack, self.file_results(pack), self.base_infos(pack))
             checker.collect()
-            checker.compose()
-            self.effectives[root] = checker.effective
+            self.effectives[root] = checker.compose()  # the checker's effective pack
         return self.effectives[root]
 
     def file_results(self, pack: PackFiles) -> list:
@@ -397,7 +396,6 @@ class _Packs:
             return list(
                 _check_files([display(path) for path in pack.files], self.positions, self.jobs, self.reader(pack))
             )
-        from .checks import FileResult
 
         prints = self.fingerprints(pack)
         stored = self.cache.load(pack.root, "files").get("results", {})
@@ -443,11 +441,6 @@ def _check_files(paths: list[str], positions: Positions, jobs: int | None, reade
             positions.remember(loaded)
             yield _checked(loaded)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from engine import dsl
-    from engine.content import schema as schema_check
 
     for kind in schema_check.kinds():  # build once, before forking, so the workers inherit them
         schema_check.validator(kind)
@@ -469,6 +462,5 @@ def _worker_root(folder: str) -> confine.Root:
 
 
 def _checked(loaded: LoadedFile):
-    from .checks import check_file
 
     return check_file(loaded)

@@ -10,6 +10,9 @@ from __future__ import annotations
 import functools
 import re
 
+from engine import dsl
+from engine.dsl.builtins import CONSTANTS, ORIENTATIONS, implemented
+
 from . import functions
 from .budget import (
     CALL_COST,
@@ -22,28 +25,31 @@ from .budget import (
     out_of_work,
     spend,
 )
-from .errors import ContentError
+from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 
 MAX_LIST = MAX_SIZE
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*\Z")
-_PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError)
 
-_CONSTANTS = {
-    "me": "c.me",
-    "card": "c.card",
-    "true": "True",
-    "false": "False",
-    "none": "None",
-    "all": "'all'",
-    "upright": "0",
-    "turned": "1",
-    "reversed": "2",
-    "current": "g.state['turn']['player']",
-    "players": "g.players_from(g.state['turn']['player'])",
-    "opponents": "[_p for _p in g.players_from(c.me) if _p != c.me]",
-    "player_count": "len(g.state['players'])",
-    "turn_number": "g.state['turn']['number']",
-}
+# `item` (and `card` inside `where`) is the thing a `where` tests: `_x_name` gives it.
+_CONSTANTS = implemented(
+    "constants",
+    CONSTANTS,
+    elsewhere=("item",),
+    implementation={
+        "me": "c.me",
+        "card": "c.card",
+        "true": "True",
+        "false": "False",
+        "none": "None",
+        "all": "'all'",
+        **{word: str(number) for number, word in enumerate(ORIENTATIONS)},
+        "current": "g.state['turn']['player']",
+        "players": "g.players_from(g.state['turn']['player'])",
+        "opponents": "[_p for _p in g.players_from(c.me) if _p != c.me]",
+        "player_count": "len(g.state['players'])",
+        "turn_number": "g.state['turn']['number']",
+    },
+)
 
 
 # ---------------------------------------------------------------- helpers the generated code calls
@@ -168,9 +174,9 @@ def function_caller(rules, name: str, table: str, compile_body):
     the pack's `table`: the depth limit, the body's price and the lent context, in one place for every way
     a body is compiled (as written, or as "is the list not empty?" in exists.py)."""
     callers = rules.__dict__.setdefault(table, {})
-    caller = callers.get(name)
-    if caller is not None:
-        return caller
+    cached = callers.get(name)
+    if cached is not None:
+        return cached
     body_key = f"function/{name}/body"
     params = tuple(rules.functions[name].get("params") or ())
     body = None
@@ -245,11 +251,9 @@ def _returned(body: str, key: str, at: int) -> str:
         f"    try:\n"
         f"        return {body}\n"
         f"    except _PYTHON_ERRORS as exc:\n"
-        f"        raise ContentError(f'this cannot be done with these values ({{exc}})', "
-        f"{key!r}, {at}, code='X106') from None\n"
+        f"        raise _values_error(exc, {key!r}, {at}) from None\n"
         f"    except ContentError as exc:\n"
-        f"        if not exc.code_key:\n"
-        f"            exc.code_key, exc.offset = {key!r}, {at}\n"
+        f"        _at_text(exc, {key!r}, {at})\n"
         f"        raise\n"
     )
 
@@ -265,8 +269,6 @@ def function_body_ir(rules, name: str):
     parse), parsed once per pack: the direct callers here and exists.py's short cuts read the same tree."""
     parsed = rules.__dict__.setdefault("_function_body_ir", {})
     if name not in parsed:
-        from engine import dsl
-
         text = rules.functions[name].get("body")
         ir, problem = dsl.parse(text, dsl.EXPRESSION) if isinstance(text, str) else (None, True)
         parsed[name] = None if problem is not None else ir
@@ -278,9 +280,9 @@ def _cyclic_functions(rules) -> frozenset:
     found = rules.__dict__.get("_cyclic_functions")
     if found is not None:
         return found
-    import networkx as nx
+    import networkx as nx  # on first use: most packs have no recursion to find, and networkx takes ~0.1 s to load
 
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for name in rules.functions:
         graph.add_node(name)
         ir = function_body_ir(rules, name)
@@ -318,7 +320,9 @@ _HELPERS = {
     "_gt": _ordered(int.__gt__),
     "_ge": _ordered(int.__ge__),
     "ContentError": ContentError,
-    "_PYTHON_ERRORS": _PYTHON_ERRORS,
+    "_PYTHON_ERRORS": PYTHON_ERRORS,
+    "_values_error": values_error,
+    "_at_text": at_text,
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 

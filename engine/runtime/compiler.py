@@ -11,9 +11,11 @@ plain data too: numbers, booleans, ids (text), card numbers (int), players ("P1"
 from __future__ import annotations
 
 from engine import dsl
+from engine.content.schema import field_roles
 
 from .errors import ContentError
 from .exists import compile_expression
+from .verbs import compile_verb, holds_numbers
 
 
 class Code:
@@ -24,6 +26,9 @@ class Code:
 
     def __init__(self, key):
         self.key = key
+        # ("verb", VerbStep) | ("let", name, expression) | ("unless", expression, jump pc) | ("jump", pc) |
+        # ("repeat_init", slot, count) | ("repeat_next", slot, end pc) | ("for_init", slot, items) |
+        # ("for_next", slot, name, end pc) | ("stop",): interpreter.interpret runs them, lowering.py as Python
         self.steps: list[tuple] = []
         self.offsets: list[int] = []
         # ("step", pc) | ("if", [(unless pc, body, jump pc)], else body or None) |
@@ -71,15 +76,11 @@ class Compiler:
         if op == "block":
             self._block(node, code)
         elif op == "let":
-            from .verbs import holds_numbers
-
             (self.numeric.add if holds_numbers(node[3], self.numeric) else self.numeric.discard)(node[2])
             self.scope.add(node[2])
             value = self.expr(node[3])
             self._nodes.append(("step", self._emit(code, ("let", node[2], value), node[1])))
         elif op == "verb":
-            from .verbs import compile_verb
-
             step, binds = compile_verb(self, node)
             self.scope.update(binds)
             if node[2] == "roll":  # the faces rolled are plain numbers, never card numbers
@@ -142,6 +143,12 @@ def compile_text(rules, key: str, text: str, mode: str, scope=()):
     return compiler.expr(ir)
 
 
+def behaviour_fields(kind: str) -> tuple[tuple[str, str], ...]:
+    """(field, mode) of every DSL text a document of `kind` holds: the fields its schema marks `x-dsl`, the
+    marks lint checks by, so what lint checks and what runs are one list."""
+    return tuple((path[0], mode) for path, role, mode in field_roles(kind) if role == "dsl" and len(path) == 1)
+
+
 def compile_rules(rules) -> None:
     """Compile every effect, condition and function body of the pack into `rules.code`."""
     for kind, docs in (
@@ -152,15 +159,9 @@ def compile_rules(rules) -> None:
         ("scoring", rules.scorings),
         ("card", rules.cards.values()),
     ):
+        fields = behaviour_fields(kind)
         for doc in docs:
-            for fld, mode in (
-                ("effect", dsl.EFFECT),
-                ("available", dsl.CONDITION),
-                ("trigger", dsl.CONDITION),
-                ("body", dsl.EXPRESSION),
-                ("progress", dsl.EXPRESSION),
-                ("tiebreak", dsl.EXPRESSION),
-            ):
+            for fld, mode in fields:
                 text = doc.get(fld)
                 if isinstance(text, str):
                     key = f"{kind}/{doc['id']}/{fld}"

@@ -4,6 +4,13 @@ the DSL function that asks whether a cost can be paid (functions.py), which must
 from __future__ import annotations
 
 
+def joker_of(value) -> tuple[str | None, int]:
+    """The joker set a `with [card, n]` names: (card id, how many stand for one item), or (None, 0)."""
+    if isinstance(value, list) and len(value) == 2:
+        return value[0], int(value[1])
+    return None, 0
+
+
 def cost_payable(items, counts, joker=None, n=0) -> bool:
     """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
     Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers. One

@@ -78,7 +78,7 @@ def _next_turn(g):
         order = state["players"]
         player = order[0] if g.rules.in_rounds else order[(order.index(turn["player"]) + 1) % len(order)]
     state["dead"], state["undone"] = [], {}
-    state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "ending": False}
+    state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "closing": False}
     for flags in state["flags"].values():
         flags.pop("$turn", None)
     g.log(f"Round {state['turn']['number']}" if g.rules.in_rounds else f"Turn {state['turn']['number']}: {player}")
@@ -97,11 +97,11 @@ def _main(g):
         state["dead"], state["undone"] = [], {}
         turn["acted"] = True
         if g.rules.actions.get(attempt["action"], {}).get("whole_turn"):
-            turn["ending"] = True
+            turn["closing"] = True
     _check_end(g)
     if state["stage"] != "main":
         return
-    if turn["ending"] or g.rules.in_rounds:  # a round is played by its phases: no menu
+    if turn["closing"] or g.rules.in_rounds:  # a round is played by its phases: no menu
         state["stage"] = "turn_end"
         return
     me = turn["player"]
@@ -187,7 +187,7 @@ def start_action(g, action_id, pending, answer):
     state: State = g.state
     me = state["turn"]["player"]
     if action_id == END_TURN:
-        state["turn"]["ending"] = True
+        state["turn"]["closing"] = True
         state["dead"], state["undone"] = [], {}
         return
     snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "undone", "attempt")}
@@ -239,7 +239,7 @@ def _check_end(g):
                 # then the trigger player
                 queue = [p for p in g.players_from(current)[1:] if p != player] + [player]
                 if player == current:
-                    state["turn"]["ending"] = True
+                    state["turn"]["closing"] = True
             elif then == "finish_round":
                 seats = state["players"]
                 queue = seats[seats.index(current) + 1 :]

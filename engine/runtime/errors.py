@@ -23,6 +23,23 @@ class ContentError(Exception):
         return hint_for(self.code)
 
 
+# The Python errors a content's values can cause in the engine's code (a text combined what no check could
+# foresee): each becomes the content's X106 at its line, never a traceback.
+PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError)
+
+
+def at_text(exc: ContentError, code_key: str, offset: int) -> ContentError:
+    """`exc`, placed at the pack text `code_key`, `offset` in it, unless it already names its spot."""
+    if not exc.code_key:
+        exc.code_key, exc.offset = code_key, offset
+    return exc
+
+
+def values_error(exc: Exception, code_key: str, offset: int) -> ContentError:
+    """The content error a Python error (one of PYTHON_ERRORS) raised by a text's values is."""
+    return ContentError(f"this cannot be done with these values ({exc})", code_key, offset, code="X106")
+
+
 def not_a_card(number: int, cards: int) -> ContentError:
     """A number read as a card that no card has (a game's cards are numbered 0 to `cards` - 1); a negative
     one must not be read as a list index from the end, which would give another card."""

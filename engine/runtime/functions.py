@@ -1,20 +1,23 @@
 """The DSL's built-in functions and fields at run time, one entry per name of `engine/dsl/builtins.py`.
 
 Each function receives the evaluation context first (`c.g` is the game, `c.me` the acting player)
-and then its evaluated arguments. A test checks that every declared function has an entry here.
+and then its evaluated arguments. The tables below must name exactly the declared functions and fields
+(`implemented`): a difference stops the import.
 """
 
 from __future__ import annotations
 
+from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
+
 from .budget import out_of_work, spend
-from .costs import cost_payable
+from .costs import cost_payable, joker_of
 from .errors import not_a_card
 from .places import room
 
 MAX_NUMBERS = 1000
 
 # Arguments (by position) that are bare words, not values: `sum(zone, vp)`, `flagged(done)`.
-NAME_ARGS = {"sum": (1,), "has": (1,), "flagged": (0,)}
+NAME_ARGS = {name: name_args(function) for name, function in FUNCTIONS.items() if name_args(function)}
 
 
 def _items(g, value) -> list:
@@ -111,7 +114,7 @@ def _can_pay(c, cost, zone, joker=None):
         for card in g.items_of(zone):
             def_id = g.rules.instances[card]
             counts[def_id] = counts.get(def_id, 0) + 1
-    joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
+    joker_id, joker_n = joker_of(joker)
     items = cost if type(cost) is list else list(cost or [])
     g.work -= len(items)
     if g.work < 0:
@@ -222,59 +225,73 @@ def _words(c, *parts):
     return text
 
 
-BUILTINS = {
-    "count": _count,
-    "sum": _sum,
-    "min": lambda c, *xs: min(int(x or 0) for x in xs),
-    "max": lambda c, *xs: max(int(x or 0) for x in xs),
-    "between": lambda c, low, high: {"between": [int(low), int(high)]},
-    "numbers": _numbers,
-    "without": _without,
-    "top": _top,
-    "last": _last,
-    "first": _first,
-    "empty": lambda c, items: not _items(c.g, items),
-    "everyone": _everyone,
-    "owner": _owner,
-    "has": _has,
-    "contains": _contains,
-    "can_pay": _can_pay,
-    "copies": _copies,
-    "requires_met": _requires_met,
-    "requires_held": _requires_held,
-    "lines_between": _lines_between,
-    "flagged": _flagged,
-    "next_player": _next_player,
-    "zone_of": _zone_of,
-    "slot": _slot,
-    "words": _words,
-    "room": _room,
-    "amount": _amount,
-    "own": _own,
-    "compare_dice": _compare_dice,
-    "players_from": _players_from,
-}
+BUILTINS = implemented(
+    "functions",
+    FUNCTIONS,
+    {
+        "count": _count,
+        "sum": _sum,
+        "min": lambda c, *xs: min(int(x or 0) for x in xs),
+        "max": lambda c, *xs: max(int(x or 0) for x in xs),
+        "between": lambda c, low, high: {"between": [int(low), int(high)]},
+        "numbers": _numbers,
+        "without": _without,
+        "top": _top,
+        "last": _last,
+        "first": _first,
+        "empty": lambda c, items: not _items(c.g, items),
+        "everyone": _everyone,
+        "owner": _owner,
+        "has": _has,
+        "contains": _contains,
+        "can_pay": _can_pay,
+        "copies": _copies,
+        "requires_met": _requires_met,
+        "requires_held": _requires_held,
+        "lines_between": _lines_between,
+        "flagged": _flagged,
+        "next_player": _next_player,
+        "zone_of": _zone_of,
+        "slot": _slot,
+        "words": _words,
+        "room": _room,
+        "amount": _amount,
+        "own": _own,
+        "compare_dice": _compare_dice,
+        "players_from": _players_from,
+    },
+)
 
 
 # ---------------------------------------------------------------- fields: card.X, player.X, zone.X
-_CARD_BUILTIN = {  # `n` is an int: a card number (layout.cards_by_number: one list index)
-    "id": lambda g, n: g.rules.instances[n],
-    "name": lambda g, n: g._card_defs[n].get("name"),
-    "type": lambda g, n: g._card_defs[n].get("type"),
-    "tags": lambda g, n: list(g._card_defs[n].get("tags") or []),
-    "deck": lambda g, n: g._card_defs[n].get("deck"),
-    "cost": lambda g, n: list(g._card_defs[n].get("cost") or []),
-    "requires": lambda g, n: list(g._card_defs[n].get("requires") or []),
-    "orientation": lambda g, n: g.state["orient"][n],
-    "owner": lambda g, n: g.owner_of(n),
-}
+# `n` is an int: a card number (layout.cards_by_number: one list index). `tag` is a test inside `where` (codegen).
+_CARD_BUILTIN = implemented(
+    "card fields",
+    CARD_FIELDS,
+    elsewhere=("tag",),
+    implementation={
+        "id": lambda g, n: g.rules.instances[n],
+        "name": lambda g, n: g._card_defs[n].get("name"),
+        "type": lambda g, n: g._card_defs[n].get("type"),
+        "tags": lambda g, n: list(g._card_defs[n].get("tags") or []),
+        "deck": lambda g, n: g._card_defs[n].get("deck"),
+        "cost": lambda g, n: list(g._card_defs[n].get("cost") or []),
+        "requires": lambda g, n: list(g._card_defs[n].get("requires") or []),
+        "orientation": lambda g, n: g.state["orient"][n],
+        "owner": lambda g, n: g.owner_of(n),
+    },
+)
 
-_ZONE_FIELDS = {
-    "id": lambda g, z: z.split(":")[0],
-    "discard": lambda g, z: g.zone_def(z).get("discard"),
-    "refill_from": lambda g, z: g.zone_def(z).get("refill_from"),
-    "size": lambda g, z: len(g.items_read(z)),
-}
+_ZONE_FIELDS = implemented(
+    "zone fields",
+    ZONE_FIELDS,
+    {
+        "id": lambda g, z: z.split(":")[0],
+        "discard": lambda g, z: g.zone_def(z).get("discard"),
+        "refill_from": lambda g, z: g.zone_def(z).get("refill_from"),
+        "size": lambda g, z: len(g.items_read(z)),
+    },
+)
 
 
 def field_getter(name: str):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from . import imagine, interpreter, scoring, undo
+from . import imagine, interpreter, persist, scoring, undo
 
 # MAX_CALL_DEPTH and STEP_BUDGET live in budget.py; importable from here as before
 from .budget import MAX_CALL_DEPTH, MAX_INT, STEP_BUDGET, WORK_BUDGET, bounded_int, spend  # noqa: F401
@@ -31,6 +31,7 @@ from .rng import Streams
 from .scoring import DECIDED  # noqa: F401 (importable from here as before)
 from .state import FORMAT, Attempt, Pending, Result, State, Turn, first_state, plain_copy  # noqa: F401
 from .table import Table
+from .views import player_view
 
 
 class Game(Table):
@@ -73,7 +74,6 @@ class Game(Table):
     def load(cls, rules, text: str | bytes) -> Game:
         """A saved game, from a file anyone may have written: checked (persist.py) before it is trusted.
         Raises persist.SaveError (a GameError) saying what is wrong and where."""
-        from . import persist
 
         return cls.from_save(rules, persist.parse(text, persist.SaveError))
 
@@ -81,7 +81,6 @@ class Game(Table):
     def from_save(cls, rules, state, *, schema_checked: bool = False) -> Game:
         """A game from a saved state (parsed JSON), checked against its schema, the pack and itself (persist.py);
         raises SaveError. `schema_checked`: the caller has already run `persist.check_save_schema`."""
-        from . import persist
 
         persist.check_loadable(rules, state, schema_checked=schema_checked)
         game = cls(rules, state)
@@ -107,7 +106,6 @@ class Game(Table):
 
     def view(self, player) -> dict:
         """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
-        from .views import player_view
 
         return player_view(self, player)
 
@@ -165,7 +163,7 @@ class Game(Table):
         pending = self.state["pending"]
         if pending is None:
             return None
-        return Decision(pending, self._legal(pending))
+        return Decision(pending, self._live(pending))
 
     def rebuild_menu(self):
         """Work out the turn's menu again, after a tool or a test has edited the state by hand."""
@@ -179,7 +177,7 @@ class Game(Table):
         pending = self.state["pending"]  # not via `decision`: no Decision is built just for this
         if pending is None or (player is not None and player not in pending["by"]):
             return []
-        return allowed_for(pending, player, self._legal(pending))
+        return allowed_for(pending, player, self._live(pending))
 
     def apply(self, option: int, player=None):
         """Answer the pending decision. `player` defaults to the only one who must answer."""
@@ -192,7 +190,7 @@ class Game(Table):
             player = pending["by"][0]
         if player not in pending["by"]:
             raise GameError(f"{player} has nothing to decide now", code="X203")
-        if option not in allowed_for(pending, player, self._legal(pending)):
+        if option not in allowed_for(pending, player, self._live(pending)):
             raise GameError(f"{option!r} is not a legal answer", code="X204")
         if self.max_answers_per_turn is not None:
             self._count_answer()
@@ -228,5 +226,5 @@ class Game(Table):
     _run_frame = interpreter.run_frame  # run the innermost effect until it ends or waits
     _interpret = interpreter.interpret  # ... step by step
     _advance = interpreter.advance  # run until someone must decide
-    _legal = undo.legal_options  # the options, less the known dead ends
+    _live = undo.live_options  # the options, less the known dead ends
     fail = undo.fail  # undo the current action: it cannot be done this way

@@ -27,7 +27,7 @@ def determinized(g, player, seed: int):
     copy = g.clone()
     rnd = random.Random(seed)
     state = copy.state
-    groups: dict[str, list[tuple[str, int]]] = {}
+    groups: dict[tuple[str, int | None], list[tuple[str, int]]] = {}  # (home deck, seat): places
     for key, cards in state["zones"].items():
         for i, card in enumerate(cards):
             if card is not None and not copy.can_see(card, player):

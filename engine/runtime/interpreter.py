@@ -16,10 +16,10 @@ from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
 from .context import Ctx
 from .driver import start_action
 from .driver import step as driver_step
-from .errors import ContentError, GameError
+from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
 from .protocol import CHANCE, allowed_for
 from .state import State
-from .undo import fail, legal_options
+from .undo import fail, live_options
 from .why import dead_end
 
 MAX_FRAMES = 64  # effects performing effects
@@ -69,13 +69,10 @@ def resume_verb(g, frame, step, given):
     try:
         pending = step[1].resume(g, ctx, frame, given)
     except ContentError as exc:
-        if not exc.code_key:
-            exc.code_key, exc.offset = code.key, code.offsets[frame["pc"]]
+        at_text(exc, code.key, code.offsets[frame["pc"]])
         raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        raise ContentError(
-            f"this cannot be done with these values ({exc})", code.key, code.offsets[frame["pc"]], code="X106"
-        ) from None
+    except PYTHON_ERRORS as exc:
+        raise values_error(exc, code.key, code.offsets[frame["pc"]]) from None
     if pending is None:
         frame["wait"] = None
         frame["pc"] += 1
@@ -124,7 +121,7 @@ def interpret(g, frame, code):
         step = steps[pc]
         op = step[0]
         try:
-            if op == "verb":
+            if op == "verb":  # ("verb", VerbStep): the verb's class in verbs.py, made by verbs.compile_verb
                 outcome = step[1].run(g, ctx, frame)
                 if outcome is None:
                     frame["pc"] = pc + 1
@@ -166,14 +163,10 @@ def interpret(g, frame, code):
                 state["stack"].pop()
                 return
         except ContentError as exc:
-            if not exc.code_key:
-                exc.code_key, exc.offset = code.key, code.offsets[pc]
+            at_text(exc, code.key, code.offsets[pc])
             raise
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            # content combined values in a way no check caught: an error at its line, not a traceback
-            raise ContentError(
-                f"this cannot be done with these values ({exc})", code.key, code.offsets[pc], code="X106"
-            ) from None
+        except PYTHON_ERRORS as exc:
+            raise values_error(exc, code.key, code.offsets[pc]) from None
         frame["pc"] = pc + 1
 
 
@@ -184,22 +177,22 @@ def advance(g):
     while state["stage"] != "over":
         pending = state["pending"]
         if pending is not None:
-            legal = legal_options(g, pending)
-            if not legal:
+            live = live_options(g, pending)
+            if not live:
                 if state["attempt"] is not None:
                     fail(g, dead_end(g, pending.get("prompt", "")))
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
             if (
-                len(legal) == 1
+                len(live) == 1
                 and pending["by"] != [CHANCE]
                 and len(pending["by"]) == 1
                 and pending["kind"] not in ("ask", "invite", "action")
             ):
-                answer(g, pending["by"][0], legal[0])
+                answer(g, pending["by"][0], live[0])
                 continue
             if pending["kind"] in ("secret", "bid"):  # those with one possible answer give it at once
-                forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, legal)) == 1]
+                forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, live)) == 1]
                 if forced:
                     for player, option in forced:
                         answer(g, player, option)

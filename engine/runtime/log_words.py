@@ -137,7 +137,10 @@ def word(g, entry: list, reader) -> str:
 
 def _word_move(g, entry, mask) -> str:
     _, setup, actor, verb, source, target, cards, seen = entry
-    names = [g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD for card, sight in zip(cards, seen, strict=True)]
+    names = [
+        g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD
+        for card, sight in zip(cards, seen, strict=True)
+    ]
     where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
     if setup == 2:
         shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
 from .codegen import compiled
-from .errors import ContentError
+from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
+from .why import failed_step
 
 # Verbs that never wait: a hint only (no continuation is built after them); should one wait all the same,
 # the effect goes on in the interpreter from the step after it.
@@ -42,7 +43,6 @@ NEVER_WAIT = frozenset(
         "slide",
     }
 )
-STEP_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)  # as interpreter.interpret maps them
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
@@ -74,8 +74,6 @@ def stopped(g, frame, c, code, pc: int, outcome, steps: int | None = None) -> bo
     if steps is not None:
         g.state["steps"] = steps
     if outcome == "fail":
-        from .why import failed_step
-
         frame["pc"] = pc
         g.fail(failed_step(g, c, frame, code.steps[pc][1], code.key, code.offsets[pc]))
     elif outcome == "yield":
@@ -149,7 +147,9 @@ class _Lowering:
         self.code = code
         self.namespace = {
             "ContentError": ContentError,
-            "STEP_ERRORS": STEP_ERRORS,
+            "PYTHON_ERRORS": PYTHON_ERRORS,  # placed as interpreter.py places them (errors.py)
+            "at_text": at_text,
+            "values_error": values_error,
             "BUDGET": STEP_BUDGET,
             "MAX_INT": MAX_INT,
             "bounded_int": bounded_int,
@@ -268,14 +268,10 @@ class _Lowering:
             "        state['stack'].pop()",
             "        return True",
             "    except ContentError as exc:",
-            "        if not exc.code_key:",
-            "            exc.code_key, exc.offset = KEY, OFFSETS[pc]",
+            "        at_text(exc, KEY, OFFSETS[pc])",
             "        raise",
-            "    except STEP_ERRORS as exc:",
-            (
-                "        raise ContentError(f'this cannot be done with these values ({exc})', KEY, OFFSETS[pc], code='X106')"
-                " from None"
-            ),
+            "    except PYTHON_ERRORS as exc:",
+            "        raise values_error(exc, KEY, OFFSETS[pc]) from None",
         ]
         if len(lines) > MAX_SOURCE_LINES:
             return None
@@ -296,7 +292,8 @@ class _Lowering:
                 i += 1
             total = len(run) + (branch is not None)
             if total:
-                self._pay(run[0][1] if run else branch[1], total, pad, lines)
+                # total > 0 and no run: there is a branch (mypy does not tie `total` to `branch`)
+                self._pay(run[0][1] if run else branch[1], total, pad, lines)  # type: ignore[index]
                 for k, (_, _, render) in enumerate(run):
                     lines.extend(pad + line for line in render(total - k - 1))
             if branch is not None:

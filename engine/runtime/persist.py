@@ -172,7 +172,9 @@ def check_schema(data, file_name: str, error=RecordError, code: str = "X412") ->
     value, rule = found.instance, found.validator
     what = "the file" if not path else f"`{path[-1]}`" if isinstance(path[-1], str) else "this entry"
     if rule == "type":
-        expected = found.validator_value if isinstance(found.validator_value, list) else [found.validator_value]
+        expected: list[str] = (
+            found.validator_value if isinstance(found.validator_value, list) else [found.validator_value]
+        )
         message = f"{what} must be {' or '.join(_TYPE_WORDS.get(t, t) for t in expected)}, not {jsonload.shown(value)}"
     elif rule == "required":
         missing = next(name for name in found.validator_value if name not in value)
@@ -245,6 +247,9 @@ def check_save_schema(state) -> None:
             "/format" if isinstance(state, dict) else "",
             code="X411",
         )
+    if state["format"] != FORMAT:  # another version of knap saved it: say so before any field its shape changed
+        shown = json.dumps(state["format"])[:60]
+        raise SaveError(f'`format` is {shown}; it must be "{FORMAT}"', "/format", code="X412")
     check_schema(state, SAVE_SCHEMA, SaveError, "X412")
 
 

@@ -1,6 +1,9 @@
 """The decision protocol (DESIGN §6): who must decide now and what they may answer.
 
 `Game.decision` builds a `Decision` from the state's pending decision; `Game.apply` takes one answer.
+One meaning of "legal" throughout: the answers one player may give now (`Game.legal(player)`), which are the
+*live* options (every option of the pending decision less those known to lead to a dead end, undo.py) that
+`allowed_for` leaves to that player. `Decision.legal` holds the live options, for every player at once.
 Everything that speaks the protocol (the game, the driver, views, agents, saves) reads these names from
 here, so this module imports nothing of the runtime.
 """
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 CHANCE = "chance"  # who answers dice and oracles
 END_TURN = "end_turn"  # the turn menu's last option
+DONE = "$done"  # the option that ends a `choose ... up to` early: no action or card has this name
 SIMULTANEOUS = ("invite", "bid", "secret")  # answered by several players at once: never pruned
 
 
@@ -31,14 +35,15 @@ class Decision:
         return self.players == [CHANCE]
 
 
-def allowed_for(pending, player, legal):
-    """The options one player may give: a bid up to what the player holds (`limit`), or the player's own
-    options of a choice made by everyone at once (`allowed`)."""
+def allowed_for(pending, player, live):
+    """The legal answers of one player, out of the `live` options (undo.live_options: every option less the known
+    dead ends): a bid up to what the player holds (`limit`), or the player's own options of a choice made by
+    everyone at once (`allowed`)."""
     limit = pending.get("limit", {}).get(player)
     if limit is not None:
-        legal = [o for o in legal if o < limit]
+        live = [o for o in live if o < limit]
     allowed = pending.get("allowed", {}).get(player)
     if allowed is not None:
         own = set(allowed)
-        legal = [o for o in legal if o in own]
-    return legal
+        live = [o for o in live if o in own]
+    return live

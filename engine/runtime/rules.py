@@ -11,9 +11,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import lint
 from engine.content.packs import display
+from engine.content.yamlload import load_file, text_position
 
 from . import compiler
+from .error_codes import coded, hint_for
+from .errors import ContentError, GameError
 
 
 class PackError(Exception):
@@ -28,7 +32,6 @@ class PackError(Exception):
 
     @property
     def hint(self) -> str:
-        from .error_codes import hint_for
 
         return hint_for(self.code)
 
@@ -91,11 +94,9 @@ class Ruleset:
     def describe(self, exc) -> str:
         """An error of a game in words: a content error as `file:line:col: CODE message`, pointing into the
         YAML that caused it; a refused answer as `CODE message`; anything else (a bug) with its type."""
-        from .errors import ContentError, GameError
 
         if not isinstance(exc, (ContentError, GameError)):
             return f"{type(exc).__name__}: {exc}"
-        from .error_codes import coded
 
         message = coded(exc.code, getattr(exc, "message", str(exc)))
         source = self.sources.get(getattr(exc, "code_key", ""))
@@ -111,7 +112,6 @@ class Ruleset:
         source = self.sources.get(getattr(exc, "code_key", ""))
         if source is None:
             return None
-        from engine.content.yamlload import load_file, text_position
 
         loaded = load_file(source.file)
         doc = next((d for d in loaded.documents if d.index == source.index), None)
@@ -147,14 +147,10 @@ class Ruleset:
         """`turns: rounds`: the table plays round after round, driven by phases, with no turn menus."""
         return self.manifest.get("turns") == "rounds"
 
-    def player_zones(self) -> list[str]:
-        return [z for z, d in self.zones.items() if d.get("owner") == "player"]
-
 
 def load(root: Path) -> Ruleset:
     """Read and compile the pack at `root`, with what it inherits through `extends`. Refuses a pack with
     lint errors: the runtime trusts the checks. Plays from the documents lint has just read."""
-    from engine import lint
 
     result = lint.lint([root], None)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
@@ -203,7 +199,7 @@ def load(root: Path) -> Ruleset:
     rules.scorings = [d for _, _, d in sorted(ordered.get("scoring", []), key=lambda d: d[2].get("order", 0))]
     for kind, docs_of_kind in ordered.items():
         for file, index, data in docs_of_kind:
-            for fld in ("effect", "available", "trigger", "body", "progress", "tiebreak"):
+            for fld, _mode in compiler.behaviour_fields(kind):
                 if isinstance(data.get(fld), str):
                     at_file, at_index, at_path = effective.locate(file, index, (fld,))
                     rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(at_file), at_index, at_path)

@@ -9,6 +9,7 @@ state keeps every answer since the first, so the resumed game's log is the whole
 
 from __future__ import annotations
 
+import json
 import secrets
 import signal
 import threading
@@ -16,8 +17,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
+from engine.files.atomic import WriteError
+
+from . import agents, persist
 from .errors import ContentError
 from .game import CHANCE, Game, GameError
+from .persist import LogError, check_log, pointer
+from .views import option_label
 
 LOG_FORMAT = "knap-log/1"
 SESSION_FORMAT = "knap-play/1"
@@ -110,15 +116,15 @@ def held_interrupts():
 def oracle_view(game: Game, watcher=None) -> dict:
     """What the person answering an oracle sees: the table as `watcher` (or the first seat) sees it, and
     the question with every outcome."""
-    from .views import option_label
 
     view = game.view(watcher or game.players[0])
-    pending = game.pending
+    pending, decision = game.pending, game.decision
+    assert pending is not None and decision is not None  # asked at an oracle's question only
     view["decision"] = {
         "prompt": f"At the table: {pending.get('prompt', '')}",
         "kind": "oracle",
         "options": [
-            {"key": k, "label": option_label(game, pending, pending["options"][k], None)} for k in game.decision.legal
+            {"key": k, "label": option_label(game, pending, pending["options"][k], None)} for k in decision.legal
         ],
     }
     return view
@@ -131,6 +137,7 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     made = 0
     while not game.over and (limit is None or made < limit):
         decision = game.decision
+        assert decision is not None  # a game not over waits for a decision
         if decision.is_chance:
             game.apply_chance()
         else:
@@ -165,7 +172,6 @@ def write_log(game: Game, path: Path, *, agents=()):
 
 
 def write_log_data(log: dict, path: Path):
-    from . import persist
 
     persist.write_json(path, log, indent=1)
 
@@ -174,7 +180,6 @@ def write_logs(logs_dir, outcomes) -> None:
     """Write the logs that simulated games kept (`outcome["log"]`) as `logs_dir/seed-N.json`, each whole or
     not at all. A file that cannot be written does not stop the others: its outcome gets `log_error`,
     the sentence saying which path failed and why."""
-    from engine.files.atomic import WriteError
 
     folder = Path(logs_dir)
     try:
@@ -203,6 +208,7 @@ def replay(rules, log: dict) -> Game:
     replayed = replay_until_failure(rules, log)
     if replayed.failure is not None:
         raise replayed.failure
+    assert replayed.game is not None  # only a setup that failed has no game
     return replayed.game
 
 
@@ -219,8 +225,6 @@ def replay_until_failure(rules, log: dict) -> Replayed:
     """Like `replay`, but an answer the game refuses (LogError) or a rule that fails (ContentError,
     GameError) is returned with the game as it stood then, so a failed game's log can show what
     happened up to the failure. A log that does not fit the pack (its schema, pack, seats) still raises."""
-    from .errors import ContentError
-    from .persist import LogError, check_log, pointer
 
     check_log(log)
     if log["pack"] != rules.pack_id:
@@ -282,7 +286,6 @@ def log_path_for(save_path) -> Path:
 def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_answers_per_turn=None) -> dict:
     """What `knap play` saves when a person leaves a game: the game's state (`Game.save`) and who plays
     each seat (`human` or an agent's name), so that `knap play --resume` goes on with the same table."""
-    import json
 
     return {
         "format": SESSION_FORMAT,
@@ -297,7 +300,6 @@ def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_ans
 
 def write_session(path, data: dict) -> None:
     """Write a saved session whole or not at all; raises `atomic.WriteError` naming the path."""
-    from . import persist
 
     persist.write_json(path, data)
 
@@ -314,7 +316,6 @@ def check_session(data) -> None:
     """A saved session (parsed JSON from anyone) has the shape of `schemas/runtime/session.schema.json`
     and names only known agents; its game is checked when the pack is known (`load_session_game`).
     Raises persist.SaveError with a JSON pointer."""
-    from . import agents, persist
 
     if not is_session(data):
         raise persist.SaveError(
@@ -335,7 +336,6 @@ def check_session(data) -> None:
 def load_session_game(rules, data: dict) -> Game:
     """The game of a checked session, checked against the pack and itself (Game.from_save); errors
     point into the session file (`/game/...`)."""
-    from . import persist
 
     try:
         game = Game.from_save(rules, data["game"])

@@ -6,6 +6,7 @@ Game `i` uses seed `seed + i` whatever the number of workers, so a summary is re
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import statistics
 from collections import Counter
@@ -94,8 +95,6 @@ def _play(
     jobs = jobs or os.cpu_count() or 1
     results = []
     if jobs > 1 and games > 1:
-        import multiprocessing
-
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for outcome in pool.imap_unordered(_one, work, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
                 results.append(outcome)
@@ -185,7 +184,7 @@ def summarise(rules, results, players, names, seed) -> dict:
                 "score": _spread(scores),
             }
         )
-        agent_wins[agent] += wins
+        agent_wins[agent] += wins  # type: ignore[assignment]  # a Counter of wins that may be fractions (ties)
         agent_games[agent] += len(done)
     per_agent = {}
     for agent in agent_games:

@@ -11,7 +11,7 @@ through the names `Game` gives (`g.pending`, `g.turn`, ...).
 import marshal
 from typing import Any, Literal, NotRequired, TypedDict
 
-FORMAT = "knap-state/1"
+FORMAT = "knap-state/2"
 APPEND_ONLY = ("log", "history")  # state lists whose entries, once appended, never change
 
 Stage = Literal["setup", "main", "turn_end", "round_end", "next", "game_end", "result", "over"]
@@ -22,7 +22,7 @@ class Turn(TypedDict):
     number: int
     acted: bool  # an action was carried out this turn
     used: dict[str, int]  # action id: times taken this turn
-    ending: bool  # the turn ends once the stack is empty
+    closing: bool  # the turn is closing: it ends once the stack is empty
 
 
 class Frame(TypedDict):
@@ -163,7 +163,7 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         "counters": counters,
         "flags": {p: {} for p in names + ["table"]},
         "used": {p: {} for p in names},
-        "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "ending": False},
+        "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "closing": False},
         "stage": "setup",
         "stack": [],
         "pending": None,

@@ -194,7 +194,7 @@ class Table:
         self.state["counters"][owner][counter_id] = value
         return value - old
 
-    def move(self, card: int, target: str, slot=None, *, top=True):
+    def move(self, card: int, target: str, slot=None):
         state = self.state
         if self.held_memo:
             self.held_memo = {}
@@ -216,10 +216,8 @@ class Table:
                 dest.append(card)
         elif slot is not None:  # a place in a pile: 1 is the bottom
             dest.insert(max(0, min(len(dest), slot - 1)), card)
-        elif top:
-            dest.append(card)
         else:
-            dest.insert(0, card)
+            dest.append(card)
         state["loc"][card] = target
         state["orient"][card] = 0
         state["shown"].pop(str(card), None)

@@ -4,7 +4,7 @@ reaches the players.
 An action chosen from the turn's menu starts with a snapshot of the state (`driver.start_action` keeps it
 in `state["attempt"]`) and records each answer given inside it (`path`). When a verb cannot go on,
 `fail` puts the snapshot back, keeps the log and the history, and remembers the path as dead
-(`state["dead"]`); `legal_options` then leaves out every answer already known to lead to a dead end
+(`state["dead"]`); `live_options` then leaves out every answer already known to lead to a dead end
 from the very same state. A question all of whose answers are dead is itself dead, back up to the
 action's own choice on the menu.
 """
@@ -18,7 +18,7 @@ from .state import State
 MAX_WHY = 1_000  # characters of the reason an undone action gives (a save's schema allows 4,000)
 
 
-def legal_options(g, pending) -> list[int]:
+def live_options(g, pending) -> list[int]:
     """Every option, less those already found to lead to a dead end from this very state."""
     count = len(pending["options"])
     state: State = g.state
@@ -60,7 +60,9 @@ def fail(g, why: str | None = None):
     snap = attempt["snap"]
     log, history = state["log"][: attempt["log"]], state["history"]
     undone = dict(state.get("undone") or {})
-    state.clear()
+    # emptied and refilled in place (everyone holding `g.state` sees the old state again): a TypedDict's
+    # type has no clear(), as it would drop required keys, which the update puts back at once
+    state.clear()  # type: ignore[attr-defined]
     state.update(snap)
     g.held_memo = {}
     state["log"], state["history"], state["dead"] = log, history, dead

@@ -7,15 +7,24 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 
 from __future__ import annotations
 
-from engine.dsl.builtins import VERBS
+import contextlib
+
+from engine.dsl.builtins import ORIENTATIONS, VERBS, implemented
 
 from .budget import bounded, bounded_int, spend
-from .costs import cost_payable
+from .context import Ctx
+from .costs import cost_payable, joker_of
 from .counter_visibility import read_by_all
+from .driver import triggered
 from .errors import ContentError
 from .log_words import MOVE, log_counted, log_together, log_unchanged, seen_by
+from .places import slide
+from .protocol import DONE
 
-DONE = "$done"
+
+def _constant(word):
+    """An argument that is a plain name: always that word."""
+    return lambda c: word
 
 
 def compile_verb(compiler, node):
@@ -23,16 +32,11 @@ def compile_verb(compiler, node):
     spec = VERBS.get(name)
     if spec is None or name not in IMPLEMENTATIONS:
         raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at, code="X502")
-    params = (
-        spec.args[len(spec.args) - len(args) :]
-        if len(args) < len(spec.args) and spec.args and not spec.args[0].required
-        else spec.args
-    )
     compiled, raw, binds = {}, {}, []
-    for param, arg in zip(params, args):
+    for param, arg in zip(spec.params_for(len(args)), args, strict=False):
         raw[param.name] = arg
         if param.type == "name":
-            compiled[param.name] = (lambda word: lambda c: word)(arg[2])
+            compiled[param.name] = _constant(arg[2])
         else:
             compiled[param.name] = compiler.expr(arg)
     for prep, _offset, value in clauses:
@@ -74,7 +78,7 @@ def options_are_cards(raw, numeric) -> bool:
     return not (source is not None and holds_numbers(source, numeric))
 
 
-class Verb:
+class VerbStep:
     def __init__(self, name, args, raw):
         self.name = name
         self.args = args
@@ -104,7 +108,7 @@ class Verb:
         raise ContentError(f"`{self.name}` asks nothing", code="X115")
 
 
-class Gain(Verb):
+class Gain(VerbStep):
     sign = 1
 
     def run(self, g, c, frame):
@@ -123,7 +127,7 @@ class Lose(Gain):
     sign = -1
 
 
-class Pay(Verb):
+class Pay(VerbStep):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0)
         counter, player = self.value(c, "counter"), self.player(c)
@@ -132,7 +136,7 @@ class Pay(Verb):
         g.set_counter(player, counter, g.counter(player, counter) - amount)
 
 
-class Set(Verb):
+class Set(VerbStep):
     def run(self, g, c, frame):
         counter, player = self.value(c, "counter"), self.player(c)
         value = self.value(c, "to")
@@ -164,12 +168,12 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
             source,
             target,
             list(cards),
-            [sight | seen_by(g, x) for sight, x in zip(before, cards)],
+            [sight | seen_by(g, x) for sight, x in zip(before, cards, strict=True)],
         ]
     )
 
 
-class Draw(Verb):
+class Draw(VerbStep):
     def run(self, g, c, frame):
         player = self.player(c)
         amount = int(self.value(c, "amount") or 0)
@@ -190,7 +194,7 @@ class Draw(Verb):
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
-class Move(Verb):
+class Move(VerbStep):
     """`move CARDS to ZONE [at SLOT]`; `take` is the same with `to` defaulting to the player's hand."""
 
     word = "moves"
@@ -210,26 +214,23 @@ class Take(Move):
     word = "takes"
 
 
-class Discard(Verb):
+class Discard(VerbStep):
     """The log names whose card it is: a card leaving a player's zone is that player's discard ("P2 discards
     Arrow from P2's hand"), whoever's effect asked for it; a card of a shared zone is the actor's."""
 
     def run(self, g, c, frame):
         target_value = self.value(c, "to")
         for card in self.cards(c, self.value(c, "cards")):
-            if target_value is not None:
-                target = g.zone_key(target_value, c.me)
-            else:
-                target = g.discard_pile(card)
+            target = g.zone_key(target_value, c.me) if target_value is not None else g.discard_pile(card)
             _move_logged(g, [card], target, g.owner_of(card) or c.me, "discards")
 
 
-class Remove(Verb):
+class Remove(VerbStep):
     def run(self, g, c, frame):
         _move_logged(g, self.cards(c, self.value(c, "cards")), "_removed", c.me, "removes")
 
 
-class Give(Verb):
+class Give(VerbStep):
     def run(self, g, c, frame):
         receiver = self.value(c, "to")
         for card in self.cards(c, self.value(c, "cards")):
@@ -241,7 +242,7 @@ class Give(Verb):
             _move_logged(g, [card], f"{zone}:{receiver}", c.me, f"gives {receiver}")
 
 
-class Reveal(Verb):
+class Reveal(VerbStep):
     def run(self, g, c, frame):
         to = self.value(c, "to")
         for card in self.cards(c, self.value(c, "cards")):
@@ -254,7 +255,7 @@ class Reveal(Verb):
             g.log(f"{c.me} reveals {g.card_label(card, None)}")
 
 
-class Shuffle(Verb):
+class Shuffle(VerbStep):
     def run(self, g, c, frame):
         zone = g.zone_key(self.value(c, "zone"), c.me)
         into = self.value(c, "into")
@@ -267,16 +268,16 @@ class Shuffle(Verb):
         g.log(f"{g.zone_name(zone)} is shuffled")
 
 
-class Turn(Verb):
+class Turn(VerbStep):
     def run(self, g, c, frame):
         orientation = self.value(c, "to")
         for card in self.cards(c, self.value(c, "card")):
             g.state["orient"][card] = int(orientation)
-            g.log(f"{c.me} turns {g.card_label(card, None)} {['upright', 'sideways', 'upside down'][int(orientation)]}")
+            g.log(f"{c.me} turns {g.card_label(card, None)} ({ORIENTATIONS[int(orientation)]})")
 
 
 # ---------------------------------------------------------------- decisions
-class Choose(Verb):
+class Choose(VerbStep):
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
         self.of_cards = options_are_cards(raw, numeric)
@@ -376,7 +377,7 @@ def _answered(player, prompt, name, answer) -> str:
     return f"{player} chooses {answer}"
 
 
-class Ask(Verb):
+class Ask(VerbStep):
     def run(self, g, c, frame):
         player = self.value(c, "player")
         question = self.value(c, "question")
@@ -389,7 +390,7 @@ class Ask(Verb):
         g.log(f"{self.value(c, 'player')} answers {'yes' if value else 'no'}: {self.value(c, 'question')}")
 
 
-class Invite(Verb):
+class Invite(VerbStep):
     def run(self, g, c, frame):
         players = [p for p in g.items_of(self.value(c, "players")) if p != c.me]
         if not players:
@@ -410,12 +411,12 @@ class Invite(Verb):
 
     def resume(self, g, c, frame, answer):
         order = frame["wait"]["order"]
-        accepted = [p for p, a in zip(order, answer) if a == 0]
+        accepted = [p for p, a in zip(order, answer, strict=False) if a == 0]
         self.bind(c, accepted)
         g.log(f"Joining {c.me}: {', '.join(accepted) or 'nobody'}")
 
 
-class Bid(Verb):
+class Bid(VerbStep):
     def run(self, g, c, frame):
         players = g.items_of(self.value(c, "players"))
         counter = self.value(c, "from")
@@ -437,10 +438,10 @@ class Bid(Verb):
     def resume(self, g, c, frame, answer):
         order = frame["wait"]["order"]
         self.bind(c, list(answer))  # bids[1] is the first player's bid, in the order they were asked
-        g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in zip(order, answer)))
+        g.log("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in zip(order, answer, strict=False)))
 
 
-class ChooseSecretly(Verb):
+class ChooseSecretly(VerbStep):
     """Everyone of a group picks one of their own options at once; nobody sees another's pick until all
     have picked (the decision shows each player only their own options and answer). Then the picks are
     told together — except cards picked from places others cannot see, which stay "a card" to them until
@@ -452,7 +453,6 @@ class ChooseSecretly(Verb):
         self.of_cards = options_are_cards(raw, numeric)
 
     def run(self, g, c, frame):
-        from .context import Ctx
 
         players = g.items_of(self.value(c, "players"))
         options: list = []
@@ -470,10 +470,8 @@ class ChooseSecretly(Verb):
                 if key is None:
                     key = len(options)
                     options.append(item)
-                    try:
+                    with contextlib.suppress(TypeError):
                         positions[item] = key
-                    except TypeError:
-                        pass
                 keys.append(key)
             if keys:
                 allowed[player] = keys
@@ -496,7 +494,7 @@ class ChooseSecretly(Verb):
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
-        picked = dict(zip(wait["order"], (wait["options"][a] for a in answer)))
+        picked = dict(zip(wait["order"], (wait["options"][a] for a in answer), strict=False))
         self.bind(c, [picked.get(p) for p in wait["players"]])
 
         everyone = (1 << len(g.players)) - 1  # a card chosen from a hidden place stays "a card"
@@ -511,7 +509,7 @@ class ChooseSecretly(Verb):
         )  # whoever cannot see it
 
 
-class Roll(Verb):
+class Roll(VerbStep):
     def run(self, g, c, frame):
         dice, sides = int(self.value(c, "dice") or 0), int(self.value(c, "of", 6))
         if dice <= 0:
@@ -542,7 +540,7 @@ class Roll(Verb):
         g.log(f"Dice: {', '.join(map(str, wait['faces']))}")
 
 
-class Oracle(Verb):
+class Oracle(VerbStep):
     """A physical outcome the engine cannot compute: yes or no (`with` a percentage for yes), or one of
     several outcomes (`among`, `with` a weight for each). In simulations the pack's model (these numbers)
     decides from the game's own stream; at a real table a person answers (`knap play --oracle ask`)."""
@@ -587,13 +585,13 @@ class Oracle(Verb):
         g.log(f"{self.value(c, 'question')} {g.label(value)}")
 
 
-class Require(Verb):
+class Require(VerbStep):
     def run(self, g, c, frame):
         if not self.value(c, "condition") and not self.value(c, "unless"):
             return "fail"
 
 
-class Perform(Verb):
+class Perform(VerbStep):
     def run(self, g, c, frame):
         action = self.value(c, "action")
         if action not in g.rules.actions:
@@ -604,7 +602,7 @@ class Perform(Verb):
             return "yield"
 
 
-class Resolve(Verb):
+class Resolve(VerbStep):
     """Carry out the effects written on cards, one card after another, each with `card` bound to it."""
 
     def run(self, g, c, frame):
@@ -618,15 +616,14 @@ class Resolve(Verb):
         return "yield" if keys else None
 
 
-class PayCost(Verb):
+class PayCost(VerbStep):
     """Pay an ordered cost item by item; a joker set may stand for one item. Which copy of an identical
     card pays does not matter, so the only question asked is "the card itself, or the jokers?"."""
 
     def run(self, g, c, frame):
         cost = list(self.value(c, "cost") or [])
         source = g.zone_key(self.value(c, "from"), c.me)
-        joker = self.value(c, "with")
-        joker_id, joker_n = (joker[0], int(joker[1])) if isinstance(joker, list) and len(joker) == 2 else (None, 0)
+        joker_id, joker_n = joker_of(self.value(c, "with"))
         frame["wait"] = {"cost": cost, "i": 0, "paid": [], "source": source, "joker": joker_id, "n": joker_n}
         return self._next(g, c, frame)
 
@@ -692,14 +689,14 @@ class PayCost(Verb):
         return outcome
 
 
-class EndTurn(Verb):
+class EndTurn(VerbStep):
     def run(self, g, c, frame):
-        g.state["turn"]["ending"] = True
+        g.state["turn"]["closing"] = True
         g.state["stack"].clear()  # nothing more of the effect happens: the turn is over now
         return "yield"
 
 
-class EndGame(Verb):
+class EndGame(VerbStep):
     def run(self, g, c, frame):
         if g.state["ending"] is None:
             by = self.value(c, "by") or c.me
@@ -712,18 +709,17 @@ class EndGame(Verb):
 
 def _rule_that_holds(g, player) -> str:
     """The end rule whose trigger holds for `player` now (its result decides the winners), else "declared"."""
-    from .driver import triggered
 
     return next((rule["id"] for rule in g.rules.ends if triggered(g, rule, player)), "declared")
 
 
-class Win(Verb):
+class Win(VerbStep):
     def run(self, g, c, frame):
         g.state["declared"] = g.items_of(self.value(c, "players"))
         return EndGame.run(self, g, c, frame)
 
 
-class Flag(Verb):
+class Flag(VerbStep):
     on = True
 
     def run(self, g, c, frame):
@@ -738,18 +734,17 @@ class Unflag(Flag):
     on = False
 
 
-class Log(Verb):
+class Log(VerbStep):
     def run(self, g, c, frame):
         text = str(self.value(c, "message"))
         spend(g, len(text))
         g.log(text)
 
 
-class Slide(Verb):
+class Slide(VerbStep):
     """`slide ROW [from ZONE]`: the row's cards close up towards slot 1; empty slots are refilled (places.py)."""
 
     def run(self, g, c, frame):
-        from .places import slide
 
         row = g.zone_key(self.value(c, "row"), c.me)
         source_value = self.value(c, "from")
@@ -758,36 +753,40 @@ class Slide(Verb):
         g.log(f"{g.zone_name(row)} slides together" + (f"; new: {g.public_label(came, True)}" if came else ""))
 
 
-IMPLEMENTATIONS = {
-    "gain": Gain,
-    "lose": Lose,
-    "pay": Pay,
-    "set": Set,
-    "draw": Draw,
-    "take": Take,
-    "move": Move,
-    "discard": Discard,
-    "remove": Remove,
-    "give": Give,
-    "reveal": Reveal,
-    "shuffle": Shuffle,
-    "turn": Turn,
-    "choose": Choose,
-    "ask": Ask,
-    "invite": Invite,
-    "bid": Bid,
-    "roll": Roll,
-    "oracle": Oracle,
-    "choose_secretly": ChooseSecretly,
-    "require": Require,
-    "perform": Perform,
-    "resolve": Resolve,
-    "pay_cost": PayCost,
-    "end_turn": EndTurn,
-    "end_game": EndGame,
-    "win": Win,
-    "flag": Flag,
-    "unflag": Unflag,
-    "log": Log,
-    "slide": Slide,
-}
+IMPLEMENTATIONS = implemented(
+    "verbs",
+    VERBS,
+    {
+        "gain": Gain,
+        "lose": Lose,
+        "pay": Pay,
+        "set": Set,
+        "draw": Draw,
+        "take": Take,
+        "move": Move,
+        "discard": Discard,
+        "remove": Remove,
+        "give": Give,
+        "reveal": Reveal,
+        "shuffle": Shuffle,
+        "turn": Turn,
+        "choose": Choose,
+        "ask": Ask,
+        "invite": Invite,
+        "bid": Bid,
+        "roll": Roll,
+        "oracle": Oracle,
+        "choose_secretly": ChooseSecretly,
+        "require": Require,
+        "perform": Perform,
+        "resolve": Resolve,
+        "pay_cost": PayCost,
+        "end_turn": EndTurn,
+        "end_game": EndGame,
+        "win": Win,
+        "flag": Flag,
+        "unflag": Unflag,
+        "log": Log,
+        "slide": Slide,
+    },
+)

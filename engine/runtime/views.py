@@ -6,11 +6,13 @@ Card numbers never appear: they are fixed per card, so showing one would reveal 
 
 from __future__ import annotations
 
+from engine.dsl.builtins import ORIENTATIONS
+
 from . import card_details
 from .counter_visibility import counters_seen
+from .protocol import DONE, END_TURN
 from .state import State
-
-ORIENTATION_WORDS = ["upright", "turned", "reversed"]
+from .why import unavailable
 
 
 def player_view(g, player) -> dict:
@@ -23,7 +25,7 @@ def player_view(g, player) -> dict:
         if not present and key.startswith("_"):
             continue
         entry = {"name": g.zone_name(key), "count": len(present)}
-        shown = []
+        shown: list[dict | str | None] = []  # a card seen; "hidden" or None (empty) for a row's place
         is_row = g.slotted(key)
         for card in cards:
             if card is None:
@@ -33,7 +35,7 @@ def player_view(g, player) -> dict:
             if g.can_see(card, player):
                 item = {"id": g.rules.instances[card], "name": g.card_label(card, player)}
                 if state["orient"][card]:
-                    item["orientation"] = ORIENTATION_WORDS[state["orient"][card]]
+                    item["orientation"] = ORIENTATIONS[state["orient"][card]]
                 shown.append(item)
             elif is_row:
                 shown.append("hidden")
@@ -56,11 +58,18 @@ def player_view(g, player) -> dict:
         },
         "zones": zones,
         "log": g.log_for(player),
-        "result": g.result,
+        "result": _copied(g.result),
         "decision": _decision(g, player),
     }
     view["about"] = card_details.about(g, zones)  # what the terminal shows on `inspect` (card_details.py)
     return view
+
+
+def _copied(result):
+    """The game's result as the view's own: a view changed by its holder must not change the game's winners."""
+    if result is None:
+        return None
+    return {**result, "winners": list(result["winners"]), "scores": dict(result["scores"])}
 
 
 def _decision(g, player):
@@ -73,27 +82,26 @@ def _decision(g, player):
     options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)} for key in legal]
     decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
     if pending["kind"] == "action":  # "why can't I?": each action left out, with why (why.py)
-        from .why import unavailable
-
         decision["unavailable"] = unavailable(g, player, legal)
     return decision
 
 
 def option_label(g, pending, value, player) -> str:
-    if value == "$done":
+    if value == DONE:
         return "done"
     if pending["kind"] == "action":
-        return "end turn" if value == "end_turn" else g.label(value)
+        return "end turn" if value == END_TURN else g.label(value)
     if pending.get("cards") and isinstance(value, int) and not isinstance(value, bool):
         label = g.card_label(value, player)
         state: State = g.state
         zone = state["loc"][value]
         if g.can_see(value, player):
             orient = state["orient"][value]
-            extra = f", {ORIENTATION_WORDS[orient]}" if orient else ""
+            extra = f", {ORIENTATIONS[orient]}" if orient else ""
             return f"{label} ({g.zone_name(zone)}{extra})"
         cards = [x for x in state["zones"][zone] if x is not None]
         return f"{label} #{cards.index(value) + 1} in {g.zone_name(zone)}"
     if pending["kind"] == "pay":
-        return "3 × " + g.label(value[0]) if isinstance(value, list) else g.label(value)
+        # the joker set `pay_cost ... with [card, n]` offers: n copies of one card (verbs.PayCost)
+        return f"{len(value)} × {g.label(value[0])}" if isinstance(value, list) else g.label(value)
     return g.label(value, player)

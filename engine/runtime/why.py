@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 from engine import dsl
 
+from . import verbs
 from .budget import WORK_BUDGET
 from .codegen import compile_expression
 from .context import Ctx
@@ -72,7 +75,6 @@ def refused_in_words(g, action_id, me, refused) -> str:
 def failed_step(g, ctx, frame, verb, key, offset) -> str:
     """Why a verb stopped the action (it returned "fail"), in words, worked out before the state is
     restored: `require` (its `with` text, else its condition), `pay`, `pay_cost`, `choose`."""
-    from . import verbs
 
     if isinstance(verb, verbs.Require):
         reason = verb.value(ctx, "with")
@@ -130,11 +132,12 @@ def _first_false(g, action_id, me) -> str:
     return " ".join(str(g.rules.actions[action_id].get("available", "")).split())
 
 
-def _conjuncts(rules, action_id) -> list[tuple[str, object]]:
-    ref, cache = _CONJUNCTS.get(id(rules), (None, None))
+def _conjuncts(rules, action_id) -> list[tuple[str, Callable[[Ctx], Any]]]:
+    rules_id = id(rules)
+    ref, cache = _CONJUNCTS.get(rules_id, (None, None))
     if ref is None or ref() is not rules:
         cache = {}
-        _CONJUNCTS[id(rules)] = (weakref.ref(rules, lambda _r, k=id(rules): _CONJUNCTS.pop(k, None)), cache)
+        _CONJUNCTS[rules_id] = (weakref.ref(rules, lambda _r: _CONJUNCTS.pop(rules_id, None)), cache)
     if action_id not in cache:
         key = f"action/{action_id}/available"
         text = rules.actions[action_id]["available"]
@@ -143,7 +146,9 @@ def _conjuncts(rules, action_id) -> list[tuple[str, object]]:
         texts = split_conjuncts(text)
         if not parts or len(texts) != len(parts):
             parts, texts = [ir], [" ".join(text.split())]
-        cache[action_id] = [(t, compile_expression(rules, key, p, frozenset())) for t, p in zip(texts, parts)]
+        cache[action_id] = [
+            (t, compile_expression(rules, key, p, frozenset())) for t, p in zip(texts, parts, strict=True)
+        ]
     return cache[action_id]
 
 

@@ -275,7 +275,7 @@ def cases():
     save_case("deep_nesting", "the data nests too deeply", raw='{"a":' * 2000 + "1" + "}" * 2000)
     save_case(
         "format_other",
-        '/format: `format` is "knap-state/0"; it must be "knap-state/1"',
+        '/format: `format` is "knap-state/0"; it must be "knap-state/2"',
         _set(choose, ["format"], "knap-state/0"),
     )
     save_case(

@@ -71,7 +71,7 @@ def read_game(rules, players: int, seed: int) -> dict:
     for p in game.state["players"]:
         lines = game.log_for(p)
         assert len(lines) == len(public)
-        own[p] = {str(i): line for i, (line, seen) in enumerate(zip(lines, public)) if line != seen}
+        own[p] = {str(i): line for i, (line, seen) in enumerate(zip(lines, public, strict=True)) if line != seen}
     return {"public": public, "own": own, "checks": checks, "pack": rules.fingerprint}
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import gc
+import itertools
 import json
 import os
 import random
@@ -124,7 +126,7 @@ def greedy_decisions(rules, players, decisions, seed=1):
         player = decision.players[0]
         legal = game.legal(player)
         model_seed = len(game.state["history"])
-        option = agents[player].act({"you": player}, legal, lambda p=player, s=model_seed: game.determinized(p, s))
+        option = agents[player].act({"you": player}, legal, functools.partial(game.determinized, player, model_seed))
         game.apply(option, player)
         made += 1
     return clock() - started
@@ -199,7 +201,7 @@ def memory_per_game(rules, games):
         if (seed + 1) % quarter == 0:
             gc.collect()
             marks.append(rss_bytes())
-    growth = [(b - a) / quarter for a, b in zip(marks, marks[1:])]
+    growth = [(b - a) / quarter for a, b in itertools.pairwise(marks)]
     return {
         "games": 4 * quarter,
         "rss_mb": [m / 2**20 for m in marks],

@@ -275,7 +275,9 @@ class HandGame:
 
     def weapons(self, player):
         weapon = self.pack.weapon
-        return sum(1 for c, o in zip(self.tableau[player], self.orient[player]) if c in weapon and o != REVERSED)
+        return sum(
+            1 for c, o in zip(self.tableau[player], self.orient[player], strict=True) if c in weapon and o != REVERSED
+        )
 
     def visible_technologies(self):
         """(zone, slot or -1 for a deck's top, card) of every technology that may be mastered."""
@@ -376,7 +378,9 @@ class HandGame:
 
     def upright(self, player, kind):
         return [
-            i for i, (c, o) in enumerate(zip(self.tableau[player], self.orient[player])) if c in kind and o == UPRIGHT
+            i
+            for i, (c, o) in enumerate(zip(self.tableau[player], self.orient[player], strict=True))
+            if c in kind and o == UPRIGHT
         ]
 
     def menu(self, me):
@@ -388,7 +392,7 @@ class HandGame:
             counts[c] = counts.get(c, 0) + 1
         weapon, daily_life, dwelling = pack.weapon, pack.daily_life, pack.dwelling
         weapon_up = daily_up = dwelling_usable = False
-        for c, o in zip(self.tableau[me], self.orient[me]):
+        for c, o in zip(self.tableau[me], self.orient[me], strict=True):
             if o == UPRIGHT:
                 if c in weapon:
                     weapon_up = True
@@ -524,7 +528,7 @@ class HandGame:
         if path is not None:
             path.append(tuple(answers))
             self.counts.append(-1)
-        return [p for p, a in zip(opponents, answers) if a == 0]
+        return [p for p, a in zip(opponents, answers, strict=True) if a == 0]
 
     def decline_hunt(self, me, card):
         if self.pack.type[card] == "predator":
@@ -623,7 +627,9 @@ class HandGame:
     def improve_dwelling(self, me):
         pack = self.pack
         dwellings = [
-            i for i, (c, o) in enumerate(zip(self.tableau[me], self.orient[me])) if c in pack.dwelling and o != REVERSED
+            i
+            for i, (c, o) in enumerate(zip(self.tableau[me], self.orient[me], strict=True))
+            if c in pack.dwelling and o != REVERSED
         ]
         used = dwellings[self.decide(me, [self.tableau[me][i] for i in dwellings])]
         spoils = [c for c in self.hand[me] if c == "spoils"]
@@ -749,10 +755,7 @@ class HandGame:
             if self.turn_ending:
                 break
             menu = self.menu(me)
-            if self.dead:
-                legal = [i for i in range(len(menu)) if (i,) not in self.dead]
-            else:
-                legal = range(len(menu))
+            legal = [i for i in range(len(menu)) if (i,) not in self.dead] if self.dead else range(len(menu))
             self.decisions += 1
             if self.agent is None:
                 index = legal[self.rnd.randrange(len(legal))]

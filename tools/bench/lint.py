@@ -109,10 +109,14 @@ EFFECTS = [
     "gain card.vp vp\nif count(hand(me)) > {n}:\n    discard last(hand(me))\n",
     "draw {n} from forest to hand as found\nfor each c in found:\n    if c.type = resource:\n        gain 1 vp\n",
     "gain card.vp + count(tableau(me) where tag = {tag}) vp\n",
-    "require count(tableau(me) where tag = {tag}) >= 1\nchoose 1 from hand(me) as given\n"
-    "discard given\ngain card.vp vp\n",
-    "repeat {n} times:\n    draw 1 from forest to hand\nlet extra = max(0, count(hand(me)) - 5)\n"
-    "gain card.vp - min(extra, card.vp) vp\n",
+    (
+        "require count(tableau(me) where tag = {tag}) >= 1\nchoose 1 from hand(me) as given\n"
+        "discard given\ngain card.vp vp\n"
+    ),
+    (
+        "repeat {n} times:\n    draw 1 from forest to hand\nlet extra = max(0, count(hand(me)) - 5)\n"
+        "gain card.vp - min(extra, card.vp) vp\n"
+    ),
 ]
 
 
@@ -136,12 +140,16 @@ def write_pack(root: Path, cards: int, seed: int = SEED) -> list[Path]:
     )
 
     zones = [
-        "kind: zone\nid: forest\nname: Forest deck\ntype: deck\nvisibility: hidden\nshuffled: true\n"
-        "discard: forest_discard\nrefill_from: forest_discard\n",
+        (
+            "kind: zone\nid: forest\nname: Forest deck\ntype: deck\nvisibility: hidden\nshuffled: true\n"
+            "discard: forest_discard\nrefill_from: forest_discard\n"
+        ),
         "kind: zone\nid: forest_discard\nname: Forest discard pile\ntype: pile\nvisibility: public\n",
         "kind: zone\nid: hand\nname: Hand\ntype: hand\nowner: player\nvisibility: owner\n",
-        "kind: zone\nid: tableau\nname: Mastered technologies\ntype: tableau\nowner: player\n"
-        "visibility: public\norientation: true\n",
+        (
+            "kind: zone\nid: tableau\nname: Mastered technologies\ntype: tableau\nowner: player\n"
+            "visibility: public\norientation: true\n"
+        ),
         "kind: zone\nid: technology_discard\nname: Technology discard pile\ntype: pile\nvisibility: public\n",
     ] + [
         f"kind: zone\nid: {deck}\nname: {deck.replace('_', ' ').capitalize()}\ntype: deck\nvisibility: top\n"
@@ -236,7 +244,7 @@ def check_jsonschema_command() -> list[str] | None:
 def run(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, str]:
     """Run once; (wall seconds, exit code, the tail of stdout and stderr)."""
     start = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     tail = (proc.stdout + proc.stderr).decode("utf-8", "replace")[-2000:]
     return elapsed, proc.returncode, tail
@@ -375,8 +383,10 @@ def _bench(args, work: Path, knap: list[str], env: dict, cjs: list[str] | None) 
     targets["warm <= 0.1 x cold"] = warm <= 0.1 * cold
 
     lines = [
-        f"{args.cards} cards, one per file ({all_files} YAML files in the pack); best of {args.repeat} runs; "
-        f"Python {platform.python_version()}, {os.cpu_count()} CPUs",
+        (
+            f"{args.cards} cards, one per file ({all_files} YAML files in the pack); best of {args.repeat} runs; "
+            f"Python {platform.python_version()}, {os.cpu_count()} CPUs"
+        ),
         f"{'measurement':32} {'seconds':>8} {'files':>6} {'files/s':>8}   all runs",
     ]
     for key, seconds in best.items():

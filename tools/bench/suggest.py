@@ -134,11 +134,11 @@ def time_functions(ids: list[str], misses: list[str]) -> dict:
         "new_seconds": new_seconds,
         "index_seconds": built,
         "ratio": old_seconds / new_seconds,
-        "same_answers": sum(a == b for a, b in zip(old, new)),
+        "same_answers": sum(a == b for a, b in zip(old, new, strict=True)),
         "answers": len(misses),
         "found": sum(a is not None for a in new),
         "fresh_set_seconds": fresh_seconds,
-        "fresh_same_answers": sum(a == b for a, b in zip(old, fresh)),
+        "fresh_same_answers": sum(a == b for a, b in zip(old, fresh, strict=True)),
     }
 
 
