@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,6 +126,19 @@ def knap(capsys):
         return code, out, err
 
     return run
+
+
+def knap_process(*args, stdin: str = "", timeout: float = 600) -> subprocess.CompletedProcess:
+    """`knap ARGS` in a process of its own, in the repository, with `stdin` typed at it (a person at the table)."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine.commands.cli", *(str(a) for a in args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        check=False,
+    )
 
 
 @pytest.fixture

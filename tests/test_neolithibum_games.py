@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import knap_process
 from invariants import Watch, check
 
 from engine.runtime import session
@@ -101,32 +102,23 @@ def test_knap_play_with_a_person_and_the_oracle_asked(tmp_path):
     never brings the temple down; the pack clears a temple that holds every stone at the round's end, see
     test_a_table_where_every_stone_stays_still_ends.)"""
     answers = "1\n0\n" * 400 + "q\n"  # 1 (a number question takes 0 when 1 is no option), 0 refused elsewhere
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine.commands.cli",
-            "play",
-            "neolithibum",
-            "--players",
-            "3",
-            "--human",
-            "1",
-            "--oracle",
-            "ask",
-            "--seed",
-            "6",
-            "--bots",
-            "random",
-            "--log",
-            str(tmp_path / "g.json"),
-        ],
-        input=answers,
-        capture_output=True,
-        text=True,
+    result = knap_process(
+        "play",
+        "neolithibum",
+        "--players",
+        "3",
+        "--human",
+        "1",
+        "--oracle",
+        "ask",
+        "--seed",
+        "6",
+        "--bots",
+        "random",
+        "--log",
+        str(tmp_path / "g.json"),
+        stdin=answers,
         timeout=300,
-        cwd=REPO,
-        check=False,
     )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     out = result.stdout

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import knap_process
 
 from engine.runtime import session
 from engine.runtime.errors import ContentError
@@ -193,28 +194,19 @@ def test_knap_play_asks_the_person_at_the_table_for_oracles(pack):
     """`knap play PACK --oracle ask`: bots play every seat, the person answers each oracle (here: the
     tower always stands, so P1's target, P2, scores each round and wins after three)."""
     answers = io.StringIO("1\n" * 40)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine.commands.cli",
-            "play",
-            str(pack),
-            "--players",
-            "2",
-            "--agents",
-            "random",
-            "--oracle",
-            "ask",
-            "--log",
-            str(pack / "game.json"),
-        ],
-        input=answers.getvalue(),
-        capture_output=True,
-        text=True,
+    result = knap_process(
+        "play",
+        str(pack),
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--oracle",
+        "ask",
+        "--log",
+        str(pack / "game.json"),
+        stdin=answers.getvalue(),
         timeout=120,
-        cwd=REPO,
-        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "At the table: How did the tower land?" in result.stdout and "3. falls" in result.stdout

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import knap_process
 from invariants import Watch
 
 from engine.runtime import session
@@ -82,30 +83,21 @@ def test_knap_play_with_a_person_at_the_terminal(tmp_path):
     and over (a number the question does not take is asked again: a die's face, how many figures); bots
     play the rest; the game ends and its log replays."""
     answers = "2\n1\n3\n4\n5\n6\n" * 1000 + "q\n"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine.commands.cli",
-            "play",
-            "stone-age",
-            "--players",
-            "3",
-            "--human",
-            "1",
-            "--seed",
-            "2",
-            "--agents",
-            "random",
-            "--log",
-            str(tmp_path / "g.json"),
-        ],
-        input=answers,
-        capture_output=True,
-        text=True,
+    result = knap_process(
+        "play",
+        "stone-age",
+        "--players",
+        "3",
+        "--human",
+        "1",
+        "--seed",
+        "2",
+        "--agents",
+        "random",
+        "--log",
+        str(tmp_path / "g.json"),
+        stdin=answers,
         timeout=600,
-        cwd=REPO,
-        check=False,
     )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
     out = result.stdout

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import knap_process
 from invariants import Watch
 from scenario import answer, ids, options, prompt, put, ruleset, saved_and_loaded
 from scenario import new_game as _new_game
@@ -212,30 +211,21 @@ def test_knap_diff_lists_what_the_expansion_adds_and_changes(knap):
 def test_knap_play_the_expansion_at_the_terminal(tmp_path):
     """`knap play stone-age-mammoth-herd --players 3 --human 1` plays a whole game at the terminal."""
     answers = "2\n1\n3\n4\n5\n6\n0\n" * 1000 + "q\n"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine.commands.cli",
-            "play",
-            PACK,
-            "--players",
-            "3",
-            "--human",
-            "1",
-            "--seed",
-            "3",
-            "--agents",
-            "random",
-            "--log",
-            str(tmp_path / "g.json"),
-        ],
-        input=answers,
-        capture_output=True,
-        text=True,
+    result = knap_process(
+        "play",
+        PACK,
+        "--players",
+        "3",
+        "--human",
+        "1",
+        "--seed",
+        "3",
+        "--agents",
+        "random",
+        "--log",
+        str(tmp_path / "g.json"),
+        stdin=answers,
         timeout=600,
-        cwd=REPO,
-        check=False,
     )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert "The mammoth of this round" in result.stdout and "The game ends. Winner(s)" in result.stdout
