@@ -19,7 +19,9 @@ class Symbols:
     ids: dict[str, str] = field(default_factory=dict)  # id -> category (card, zone, counter, ...)
     zone_owner: dict[str, str] = field(default_factory=dict)  # zone id -> table | player
     counter_owner: dict[str, str] = field(default_factory=dict)
-    functions: dict[str, int] = field(default_factory=dict)  # pack function id -> number of params
+    functions: dict[str, int | None] = field(
+        default_factory=dict
+    )  # pack function id -> number of params (None: unknown)
     card_stats: set[str] = field(default_factory=set)  # stat and ref names usable as card.FIELD
 
     def all_names(self):
@@ -308,7 +310,7 @@ class Checker:
             return func.returns
         if name in self.symbols.functions:
             expected = self.symbols.functions[name]
-            if len(args) != expected:
+            if expected is not None and len(args) != expected:
                 self.problem(
                     "D003", f"`{name}` takes {expected} argument{'s' if expected != 1 else ''}, got {len(args)}", at
                 )

@@ -183,7 +183,6 @@ class PackChecker:
         self.docs: list[tuple[str, int, dict]] = []  # (file, index, data) of schema-valid documents
         self.broken: list[tuple[str, int, dict]] = []  # schema-invalid documents: ids and DSL texts only
         self.broken_manifest: dict | None = None  # a manifest the schema refused: its names only
-        self.lost_params: set[str] = set()  # ids of the functions whose `params` the schema refused
         self.name_indexes: dict = {}  # allowed categories -> ids, for "did you mean"
         self.manifest: dict | None = None
         self.manifest_at: tuple[str, int] | None = None
@@ -415,9 +414,10 @@ class PackChecker:
                 owner = data.get("owner")
                 symbols.counter_owner[doc_id] = owner if owner in ("table", "player") else "table"
             elif kind == "function":
-                symbols.functions[doc_id] = len(data["params"]) if isinstance(data.get("params"), list) else 0
-                if _lost_params(data):
-                    self.lost_params.add(doc_id)  # its arity is not known: calls to it are not counted
+                # a `params` the schema refused: how many arguments the function takes is not known (None)
+                symbols.functions[doc_id] = (
+                    len(data["params"]) if isinstance(data.get("params"), list) else None if _lost_params(data) else 0
+                )
             elif kind == "card":
                 for group in ("stats", "refs"):
                     if isinstance(data.get(group), dict):
@@ -510,7 +510,6 @@ class PackChecker:
         of texts from other places: the packs this one extends, and what its patches wrote."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
         nameless = self.nameless_kinds()
-        lost_calls = tuple(f"`{name}` takes " for name in sorted(self.lost_params))  # dsl.Checker's D003 message
         for file, index, data in self.docs + self.broken:
             params = data.get("params") if data["kind"] == "function" else None
             local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
@@ -531,8 +530,6 @@ class PackChecker:
                         continue  # perhaps the id a broken document lost
                     if lost and problem.code == "D002" and problem.message.startswith("unknown name `"):
                         continue  # perhaps one of the parameters the function's broken `params` lost
-                    if problem.code == "D003" and problem.message.startswith(lost_calls):
-                        continue  # a call to a function whose number of parameters is not known
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
 
     # decks, components
