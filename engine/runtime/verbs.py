@@ -7,8 +7,6 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 
 from __future__ import annotations
 
-import contextlib
-
 from engine.dsl.builtins import ORIENTATIONS, VERBS, implemented
 
 from .budget import bounded, bounded_int, spend
@@ -470,8 +468,10 @@ class ChooseSecretly(VerbStep):
                 if key is None:
                     key = len(options)
                     options.append(item)
-                    with contextlib.suppress(TypeError):
+                    try:  # noqa: SIM105 -- a hot loop: contextlib.suppress costs three calls an item
                         positions[item] = key
+                    except TypeError:  # an unhashable option: found by `options.index` above
+                        pass
                 keys.append(key)
             if keys:
                 allowed[player] = keys
