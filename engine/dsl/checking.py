@@ -71,8 +71,8 @@ class Checker:
         self.in_where = 0
         self.where_items: list[str] = []  # the type of `item` in each enclosing `where`
 
-    def problem(self, code, message, offset, hint=""):
-        self.problems.append(Problem(code, message, offset, hint))
+    def problem(self, code, message, offset, hint="", unknown=""):
+        self.problems.append(Problem(code, message, offset, hint, unknown))
         return "any"
 
     def bind(self, name, kind, at):
@@ -275,7 +275,7 @@ class Checker:
             or "names are ids of the pack, built-ins (docs/dsl.md) or names bound "
             "earlier with `let`, `choose` or `for each`"
         )
-        return self.problem("D002", f"unknown name `{word}`", node[1], hint)
+        return self.problem("D002", f"unknown name `{word}`", node[1], hint, unknown="name")
 
     def call(self, node):
         _, at, name, args = node
@@ -304,6 +304,7 @@ class Checker:
                             f"unknown name `{arg[2]}`",
                             arg[1],
                             suggest(arg[2], set(self.symbols.ids) | self.symbols.card_stats),
+                            unknown="name",
                         )
                     continue
                 self.expect(arg, param.type, f"argument {i + 1} of `{name}`")
@@ -332,7 +333,9 @@ class Checker:
             | set(self.symbols.functions)
             | {z for z, owner in self.symbols.zone_owner.items() if owner == "player"},
         )
-        self.problem("D002", f"unknown function `{name}`", at, hint or "see docs/dsl.md for the functions")
+        self.problem(
+            "D002", f"unknown function `{name}`", at, hint or "see docs/dsl.md for the functions", unknown="function"
+        )
         for arg in args:
             self.expr(arg)
         return "any"

@@ -55,6 +55,7 @@ class Problem:
     message: str
     offset: int
     hint: str = ""
+    unknown: str = ""  # "name" or "function": a D002 about a word the pack does not define (lint may know why)
 
 
 # ---------------------------------------------------------------- words for the parser's terminals

@@ -147,7 +147,6 @@ def _verbs_in(ir) -> set[str]:
 
 
 # ------------------------------------------------------------------------------ per pack
-_UNKNOWN_NAMES = ("unknown name `", "unknown function `")  # D002 messages of dsl.Checker about undefined ids
 _CATEGORY_OF_REF = {
     "card": {"card"},
     "prerequisite": {"card"},
@@ -526,9 +525,9 @@ class PackChecker:
                 if ir is None:
                     continue
                 for problem in dsl.check(ir, mode, symbols, local):
-                    if nameless and problem.code == "D002" and problem.message.startswith(_UNKNOWN_NAMES):
+                    if nameless and problem.unknown:
                         continue  # perhaps the id a broken document lost
-                    if lost and problem.code == "D002" and problem.message.startswith("unknown name `"):
+                    if lost and problem.unknown == "name":
                         continue  # perhaps one of the parameters the function's broken `params` lost
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
 
