@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import REPO
 
@@ -13,54 +14,25 @@ sys.path.insert(0, str(REPO / "tools"))
 import sim_chunks
 
 
+def _chunks(out: Path) -> subprocess.CompletedProcess:
+    """`tools/sim_chunks.py`: 6 random 2-player Cro-Magnon games in chunks of 4 seeds, summaries into `out`."""
+    command = ["cro-magnon", "--players", "2", "--agents", "random", "-n", "6", "--chunk", "4", "--out", str(out)]
+    return subprocess.run(
+        [sys.executable, "tools/sim_chunks.py", *command],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
 def test_chunks_add_up_to_the_whole_run(tmp_path, knap):
     chunks = tmp_path / "chunks"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "tools/sim_chunks.py",
-            "cro-magnon",
-            "--players",
-            "2",
-            "--agents",
-            "random",
-            "-n",
-            "6",
-            "--chunk",
-            "4",
-            "--out",
-            str(chunks),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _chunks(chunks)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in chunks.glob("*.json")) == ["random-2-0.json", "random-2-4.json"]
-    again = subprocess.run(
-        [
-            sys.executable,
-            "tools/sim_chunks.py",
-            "cro-magnon",
-            "--players",
-            "2",
-            "--agents",
-            "random",
-            "-n",
-            "6",
-            "--chunk",
-            "4",
-            "--out",
-            str(chunks),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    again = _chunks(chunks)
     assert again.returncode == 0 and "done" not in again.stderr  # every chunk was there: nothing played
     whole = tmp_path / "whole.json"
     code, _, _ = knap(
