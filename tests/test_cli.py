@@ -255,3 +255,18 @@ def test_the_repository_lints_clean_with_its_own_configuration(knap, monkeypatch
     monkeypatch.chdir(REPO)
     code, out, _ = knap("lint", ".", "--no-cache", "--format", "json")
     assert code == 0 and json.loads(out)["diagnostics"] == []
+
+
+def test_building_the_parser_loads_no_heavy_part():
+    """`knap --help`, shell completion and a usage error build the parser only: the runtime, the linter, YAML, lark,
+    jsonschema, networkx and rich load when a command runs (commands/cli.py's docstring). Hoisting play.py's imports
+    once made the parser load the whole runtime."""
+    heavy = ["engine.runtime.game", "engine.lint.checks", "engine.content.packs", "yaml", "lark", "jsonschema"]
+    heavy += ["networkx", "rich.table", "rich.console"]
+    probe = (
+        "import sys\nfrom engine.commands.cli import build_parser\nbuild_parser()\n"
+        f"print([m for m in {heavy!r} if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
