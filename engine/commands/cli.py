@@ -28,7 +28,6 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
-
         kwargs.setdefault("formatter_class", HelpFormatter)  # every default shown, never `default: None`
         super().__init__(*args, **kwargs)
 
@@ -40,7 +39,6 @@ class _Parser(argparse.ArgumentParser):
 
 def _config() -> dict:
     """`[tool.knap.lint]` from the nearest pyproject.toml above the working folder."""
-
     candidate = project_file()
     if candidate is None:
         return {}
@@ -504,7 +502,6 @@ def _list(args) -> int:
 
 
 def _schema_export(args) -> int:
-
     from .schema_export import export
 
     try:

@@ -58,7 +58,6 @@ def text_console(output: str | None, **kwargs):
     """A console for a text report, and the buffer it writes to when the report goes to `--output`.
     Standard output that is no terminal (a pipe, a file) gets a console wide enough never to cut a
     table cell or wrap a line: the reader's pager or editor decides how to show long lines."""
-
     if output:
         buffer = io.StringIO()
         return console(file=buffer, width=1000, **kwargs), buffer

@@ -34,7 +34,6 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _load_pack(name: str):
-
     target = pack_target(name)
     if target is None:
         return None
@@ -66,7 +65,6 @@ def _pack_and_players(args):
 def play(args) -> int:
     """`knap play`: a new game, or (`--resume FILE`) a game saved when a person left it. Leaving (`q`,
     Ctrl-C, the end of input) saves the game beside its log and prints the command that resumes it."""
-
     console = safe_console()
     try:
         table = _resumed_table(args, console) if args.resume else _new_table(args, console)
@@ -155,7 +153,6 @@ def _bot_seed(seed: int, seat: int, answered: int) -> int:
 
 def _new_table(args, console):
     """A new game from the command line, or the exit code once the reason has been printed."""
-
     if not args.pack:
         print("knap: play needs a PACK (or --resume FILE, to go on with a saved game)", file=sys.stderr)
         return EXIT_USAGE
@@ -185,7 +182,6 @@ def _new_table(args, console):
 def _resumed_table(args, console):
     """The game saved in `--resume FILE` (a file anyone may have written: checked like any save), or the
     exit code once the reason has been printed."""
-
     given = [
         option
         for option, value in (
@@ -221,7 +217,6 @@ def _resumed_table(args, console):
 def _save_and_leave(game, table, console) -> int:
     """The person left (`q`, Ctrl-C, the end of input): save the game whole, beside its log, and say how
     to go on with it."""
-
     data = session.session_data(game, table.seats, oracle=table.oracle, max_answers_per_turn=game.max_answers_per_turn)
     try:
         with session.held_interrupts():
@@ -250,7 +245,6 @@ def _pack_found_from(save_path, rules) -> bool:
 
 def _agent_list(text: str) -> list[str] | None:
     """`--agents A,B,...` as names, or None once an unknown one has been named with the known ones."""
-
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in agents.AGENTS]
     if unknown or not names:
@@ -273,7 +267,6 @@ def _agent_names(args):
 
 
 def sim(args) -> int:
-
     if args.compare and args.pack:
         print(
             f"knap: give either a PACK or --compare PACK_A PACK_B, not both (`{args.pack}` and --compare)",
@@ -311,7 +304,6 @@ def sim(args) -> int:
 
 def sim_compare(args) -> int:
     """`knap sim --compare PACK_A PACK_B`: the same seeds, agents and player count for both packs."""
-
     labels = list(args.compare)
     packs = []
     for name in labels:
@@ -362,7 +354,6 @@ def sim_compare(args) -> int:
 
 def _write_game_log(game, path, seats) -> bool:
     """Write a played game's log; False once a failed write has been reported (the path and why)."""
-
     try:
         session.write_log(game, path, agents=seats)  # who played each seat, by name
     except WriteError as exc:
@@ -373,7 +364,6 @@ def _write_game_log(game, path, seats) -> bool:
 
 def _write_file(path, text: str) -> bool:
     """A report written to a file, whole or not at all; False once a failed write has been reported."""
-
     try:
         write_text(path, text)
     except WriteError as exc:
@@ -386,7 +376,6 @@ def _report(args, data, print_text) -> bool:
     """The summary as `--format` says, to `--output` or standard output (text on a console that cuts no
     cell when it is no terminal); the deprecated `--json FILE` also writes JSON there, as it always did.
     False once a failed write has been reported."""
-
     as_json = json.dumps(data, indent=2) + "\n"
     written = True
     if args.format == "json":
@@ -429,7 +418,6 @@ def _progress(args, labels: dict[str, str]):
 
 def _logs_written(summary) -> bool:
     """Report each `--log-dir` file that could not be written (the others are kept); False if any."""
-
     for problem in dict.fromkeys(summary.get("log_errors", [])):  # a folder that cannot be made: once
         print(f"knap: {plain(problem)}", file=sys.stderr)
     return not summary.get("log_errors")
@@ -446,7 +434,6 @@ def _interval(ci95, scale: float, digits: int) -> str:
 def print_comparison(comparison, labels, console):
     """A table of B − A: win rates in %, with 95 % Wilson intervals per pack and Newcombe's interval of
     the difference (in percentage points); means with the normal interval of their difference; counts."""
-
     diff = comparison["differences"]
     for side, label in zip("ab", labels, strict=True):
         summary = comparison[side]
@@ -600,7 +587,6 @@ def score_lines(distribution: dict[str, int], bins: int = 8, bar: int = 24) -> l
 
 
 def print_summary(summary, console):
-
     console.print(
         f"[bold]{markup(summary['pack'])}[/bold]: {summary['played']} of {summary['games']} games played, "
         f"{summary['errors']} ended in an error; {summary['players']} player{'s' if summary['players'] != 1 else ''}, seed {summary['seed']}"
@@ -666,7 +652,6 @@ def print_summary(summary, console):
 
 def _sample_hints(summaries, console) -> None:
     """Under the sampled stalls and errors of a summary, the hint of each runtime error code among them, once."""
-
     codes = dict.fromkeys(
         sample.get("code")
         for summary in summaries
@@ -683,7 +668,6 @@ def replay(args) -> int:
     (the file, where in it, what is wrong) and exit 1; a missing file is a usage error (exit 2). With
     `--show`, the log is printed as far as the game went: up to the failure of a game that failed (exit 1,
     the failure on stderr), and to where a game that stalled or was left stops (said after the log)."""
-
     name = plain(args.log)
     data, failed = _read_record(args.log, name)
     if failed is not None:
@@ -780,7 +764,6 @@ def _recorded_pack(pack_path, log_name: str, what: str = "log", option: str = "-
 
 
 def _found_by_id(pack_id: str) -> Path | None:
-
     found = resolve_target(pack_id) if pack_id and "/" not in pack_id and pack_id not in (".", "..") else None
     return Path(found).resolve() if found is not None else None
 
@@ -802,7 +785,6 @@ def _read_record(path, name: str, *error_class):
 def _bad_record(name: str, exc) -> int:
     """One line for a log or save that cannot be used, `FILE:LINE:COL: CODE ...` or `FILE: /pointer: CODE
     ...`, and the code's hint."""
-
     where = f"{name}:{exc.where}" if exc.line else f"{name}: {exc.where}" if exc.where else name
     print(f"knap: {where}: {coded(exc.code, plain(exc.message))}", file=sys.stderr)
     _hint(exc)
@@ -812,7 +794,6 @@ def _bad_record(name: str, exc) -> int:
 def _game_error(lead: str, rules, exc) -> None:
     """A runtime error as `knap lint` prints a finding: `lead`, then `file:line:col: CODE message`, the line
     of the pack it points at with a caret, and the hint."""
-
     print(f"{lead}{plain(rules.describe(exc))}", file=sys.stderr)
     place = rules.position(exc)
     if place is not None:
@@ -823,14 +804,12 @@ def _game_error(lead: str, rules, exc) -> None:
 
 def _hint(error) -> None:
     """The hint of a runtime error (or of a code) on the line under it, as `knap lint` prints hints."""
-
     hint = hint_for(error if isinstance(error, str) else getattr(error, "code", "") or "")
     if hint:
         print(f"      = hint: {hint}", file=sys.stderr)
 
 
 def _check_save(name: str, rules, state) -> int:
-
     try:
         game = Game.from_save(rules, state, schema_checked=True)
     except persist.RecordError as exc:
@@ -845,7 +824,6 @@ def _check_save(name: str, rules, state) -> int:
 def _open_session(name: str, data, pack_given, option: str = "--pack"):
     """A saved `knap play` session, checked (its own schema, then its game like any save) and loaded with
     its pack: `(rules, game)`, or the exit code once the reason has been printed."""
-
     try:
         session.check_session(data)
     except persist.RecordError as exc:

@@ -47,6 +47,9 @@ class Effective:
     layers: dict[tuple[str, int], list[Layer]] = field(default_factory=dict)
     bases: list[str] = field(default_factory=list)  # the packs it extends, directly
     removals: dict[str, str] = field(default_factory=dict)  # what it removes from them, with the reasons
+    # documents left out: a `replace: true` that replaces nothing (P007) was meant to stand in for an inherited
+    # document, not to add one, so it is not in force (lint checks only its id and texts, as of a broken one)
+    refused: list[tuple[str, int, dict]] = field(default_factory=list)
 
     def locate(self, file: str, index: int, path: tuple) -> tuple[str, int, tuple]:
         """Where the field `path` of the effective document written at `file`/`index` was written."""
@@ -168,6 +171,7 @@ def compose(
     replaced: dict[str, tuple[str, int]] = {}
     patched: dict[str, tuple[str, int]] = {}
     patches = []
+    refused: list[tuple[str, int, dict]] = []
     for file, index, data in own:
         kind = data["kind"]
         if kind == "patch":
@@ -187,7 +191,9 @@ def compose(
                     hint,
                     at_key=True,
                 )
-            documents.append((file, index, clean))
+                refused.append((file, index, clean))
+            else:
+                documents.append((file, index, clean))
             continue
         if doc_id in replaced:
             continue  # a second definition in this pack: R002 says so
@@ -309,4 +315,4 @@ def compose(
         layers[manifest_at] = manifest_layers
     kept = [doc for n, doc in enumerate(documents) if n not in removed]
     removals = dict(manifest.get("remove") or {})
-    return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases], removals)
+    return Effective(pack_id, effective, manifest_at, kept, layers, [b for _, b, _ in bases], removals, refused)

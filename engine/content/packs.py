@@ -105,7 +105,6 @@ def find_pack(pack_id: str, near: Path) -> Path | None:
     """The folder of the pack an `extends` entry of the pack at `near` names: a sibling folder (by name,
     `-` and `_` alike), else the first pack root that has it (pack_search.py). An entry that is not a
     pack id (a path) finds nothing: packs never reach outside the roots knap was given."""
-
     return pack_search.find_base(pack_id, near)
 
 

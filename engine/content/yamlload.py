@@ -131,17 +131,20 @@ class _Constructor:
         self.sizes[key] = self.expanded - before
         return value
 
+    def _refused_tag(self, node, tag) -> _Abort:
+        return _Abort(
+            _diag(
+                "Y004",
+                f"the tag `{_shown_tag(tag)}` is not allowed in content",
+                self.file,
+                node,
+                "remove the tag; content is plain lists, mappings and scalars",
+            )
+        )
+
     def _check_tag(self, node, tag, expected):
         if tag != _TAG + expected:
-            raise _Abort(
-                _diag(
-                    "Y004",
-                    f"the tag `{_shown_tag(tag)}` is not allowed in content",
-                    self.file,
-                    node,
-                    "remove the tag; content is plain lists, mappings and scalars",
-                )
-            )
+            raise self._refused_tag(node, tag)
 
     def _scalar(self, node, tag):
         text = node.value
@@ -175,15 +178,7 @@ class _Constructor:
             return text in _TRUE
         if tag == _TAG + "null":
             return None
-        raise _Abort(
-            _diag(
-                "Y004",
-                f"the tag `{_shown_tag(tag)}` is not allowed in content",
-                self.file,
-                node,
-                "remove the tag; content is plain lists, mappings and scalars",
-            )
-        )
+        raise self._refused_tag(node, tag)
 
     def _mapping(self, node, depth):
         result: dict = {}

@@ -594,16 +594,8 @@ def implemented(what: str, declared, implementation: dict, elsewhere: tuple[str,
     import instead of surfacing as a game that plays differently from what lint checked."""
     undeclared = sorted(set(implementation) - set(declared))
     missing = sorted(set(declared) - set(implementation) - set(elsewhere))
-    if undeclared or missing:
-        raise ImportError(
-            f"the runtime's {what} do not match engine/dsl/builtins.py: "
-            + "; ".join(
-                part
-                for part in (
-                    undeclared and f"not declared: {', '.join(undeclared)}",
-                    missing and f"declared but not implemented: {', '.join(missing)}",
-                )
-                if part
-            )
-        )
+    parts = [f"not declared: {', '.join(undeclared)}"] if undeclared else []
+    parts += [f"declared but not implemented: {', '.join(missing)}"] if missing else []
+    if parts:
+        raise ImportError(f"the runtime's {what} do not match engine/dsl/builtins.py: " + "; ".join(parts))
     return implementation

@@ -364,16 +364,7 @@ class PackChecker:
             found,
             self.add if usable else lambda *args, **kwargs: None,
         )
-        # A `replace: true` that replaces nothing (P007) is refused: compose adds it as new, but it was meant to
-        # stand in for an inherited document, so like a broken one it takes part only with its id and texts.
-        inherited = {data.get("id") for _, _, base in found for _, _, data in base.documents}
-        refused = {
-            (file, index)
-            for file, index, data in self.docs
-            if data.get("replace") is True and data["kind"] != "patch" and data.get("id") not in inherited
-        }
-        self.broken += [doc for doc in effective.documents if doc[:2] in refused]
-        effective.documents = [doc for doc in effective.documents if doc[:2] not in refused]
+        self.broken += effective.refused  # a `replace: true` of nothing: like a broken document, its id and texts
         broken_ids = set(self.broken_ids())  # a broken document stands in for its id
         effective.documents = [
             doc for doc in effective.documents if doc[0] in self.own_files or doc[2].get("id") not in broken_ids

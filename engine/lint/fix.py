@@ -140,7 +140,6 @@ def plan(diags, roots_of) -> Plan:
 
 
 def _plan_file(path: str, diags, root, skipped):
-
     if root is None:
         return None, "the file is not inside a pack being checked"
     refusal = writable(path, root)
@@ -187,7 +186,6 @@ def _plan_file(path: str, diags, root, skipped):
 
 def _read(root, path: str) -> bytes | None:
     """The file's bytes as lint reads them (confine.py), None if it cannot be read or leads out."""
-
     try:
         return root.read(path, MAX_FILE_BYTES + 1)
     except (LinkOutside, OSError):
@@ -213,7 +211,6 @@ def writable(path: str, root) -> str:
 def _node_at(node, path):
     """(key node, value node) at `path` of a composed document; None where the path is not written there
     (a merged key)."""
-
     key_node = None
     for step in path:
         if isinstance(node, MappingNode) and isinstance(step, str):
@@ -230,7 +227,6 @@ def _node_at(node, path):
 
 def _edit(nodes, text: str, fix: dict):
     """The text edit a fix means, or (None, why not)."""
-
     doc = fix["doc"]
     if nodes.get(doc) is None:
         return None, "the document is not where the finding says (was the file changed?)"
@@ -274,7 +270,6 @@ def _splice(text: str, edits: list[Edit]) -> str:
 
 
 def _documents(text: str, path: str, loaded=None):
-
     loaded = loaded or load_text(text, path)
     return [(d.index, d.data) for d in loaded.documents], {(d.code, d.message) for d in loaded.diagnostics}
 
@@ -442,7 +437,6 @@ def _indentation(text: str) -> tuple[int, int, int]:
 def apply(file_plans: list[FilePlan], roots_of, shown=str) -> int:
     """Write each planned file (atomically, not through a link, only if unchanged since planned); say on
     stderr why a file is not written (`shown` makes its name safe to print). Returns the fixes written."""
-
     refused, written = [], 0
     for file_plan in file_plans:
         root = roots_of(file_plan.path)

@@ -313,7 +313,6 @@ class _Packs:
         return None
 
     def base_infos(self, pack: PackFiles):
-
         infos = []
         for position, (base_id, base_root) in enumerate(self.bases(pack)):
             info = Base(position, base_id, base_root)
@@ -462,5 +461,4 @@ def _worker_root(folder: str) -> confine.Root:
 
 
 def _checked(loaded: LoadedFile):
-
     return check_file(loaded)

@@ -10,6 +10,8 @@ plain data too: numbers, booleans, ids (text), card numbers (int), players ("P1"
 
 from __future__ import annotations
 
+import functools
+
 from engine import dsl
 from engine.content.schema import field_roles
 
@@ -143,6 +145,7 @@ def compile_text(rules, key: str, text: str, mode: str, scope=()):
     return compiler.expr(ir)
 
 
+@functools.cache
 def behaviour_fields(kind: str) -> tuple[tuple[str, str], ...]:
     """(field, mode) of every DSL text a document of `kind` holds: the fields its schema marks `x-dsl`, the
     marks lint checks by, so what lint checks and what runs are one list."""

@@ -17,7 +17,7 @@ from .places import room
 MAX_NUMBERS = 1000
 
 # Arguments (by position) that are bare words, not values: `sum(zone, vp)`, `flagged(done)`.
-NAME_ARGS = {name: name_args(function) for name, function in FUNCTIONS.items() if name_args(function)}
+NAME_ARGS = {name: bare for name, function in FUNCTIONS.items() if (bare := name_args(function))}
 
 
 def _items(g, value) -> list:

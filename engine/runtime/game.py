@@ -74,14 +74,12 @@ class Game(Table):
     def load(cls, rules, text: str | bytes) -> Game:
         """A saved game, from a file anyone may have written: checked (persist.py) before it is trusted.
         Raises persist.SaveError (a GameError) saying what is wrong and where."""
-
         return cls.from_save(rules, persist.parse(text, persist.SaveError))
 
     @classmethod
     def from_save(cls, rules, state, *, schema_checked: bool = False) -> Game:
         """A game from a saved state (parsed JSON), checked against its schema, the pack and itself (persist.py);
         raises SaveError. `schema_checked`: the caller has already run `persist.check_save_schema`."""
-
         persist.check_loadable(rules, state, schema_checked=schema_checked)
         game = cls(rules, state)
         persist.try_out(game)
@@ -106,7 +104,6 @@ class Game(Table):
 
     def view(self, player) -> dict:
         """What `player` may know: counts for what they cannot see, never card numbers or hidden order."""
-
         return player_view(self, player)
 
     # ------------------------------------------------------------------ the state, by name

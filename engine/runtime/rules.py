@@ -32,7 +32,6 @@ class PackError(Exception):
 
     @property
     def hint(self) -> str:
-
         return hint_for(self.code)
 
 
@@ -94,7 +93,6 @@ class Ruleset:
     def describe(self, exc) -> str:
         """An error of a game in words: a content error as `file:line:col: CODE message`, pointing into the
         YAML that caused it; a refused answer as `CODE message`; anything else (a bug) with its type."""
-
         if not isinstance(exc, (ContentError, GameError)):
             return f"{type(exc).__name__}: {exc}"
 
@@ -151,7 +149,6 @@ class Ruleset:
 def load(root: Path) -> Ruleset:
     """Read and compile the pack at `root`, with what it inherits through `extends`. Refuses a pack with
     lint errors: the runtime trusts the checks. Plays from the documents lint has just read."""
-
     result = lint.lint([root], None)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     if errors:
@@ -198,8 +195,9 @@ def load(root: Path) -> Ruleset:
     rules.ends = [d for _, _, d in ordered.get("end", [])]
     rules.scorings = [d for _, _, d in sorted(ordered.get("scoring", []), key=lambda d: d[2].get("order", 0))]
     for kind, docs_of_kind in ordered.items():
+        fields = compiler.behaviour_fields(kind)
         for file, index, data in docs_of_kind:
-            for fld, _mode in compiler.behaviour_fields(kind):
+            for fld, _mode in fields:
                 if isinstance(data.get(fld), str):
                     at_file, at_index, at_path = effective.locate(file, index, (fld,))
                     rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(at_file), at_index, at_path)

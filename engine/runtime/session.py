@@ -116,7 +116,6 @@ def held_interrupts():
 def oracle_view(game: Game, watcher=None) -> dict:
     """What the person answering an oracle sees: the table as `watcher` (or the first seat) sees it, and
     the question with every outcome."""
-
     view = game.view(watcher or game.players[0])
     pending, decision = game.pending, game.decision
     assert pending is not None and decision is not None  # asked at an oracle's question only
@@ -172,7 +171,6 @@ def write_log(game: Game, path: Path, *, agents=()):
 
 
 def write_log_data(log: dict, path: Path):
-
     persist.write_json(path, log, indent=1)
 
 
@@ -180,7 +178,6 @@ def write_logs(logs_dir, outcomes) -> None:
     """Write the logs that simulated games kept (`outcome["log"]`) as `logs_dir/seed-N.json`, each whole or
     not at all. A file that cannot be written does not stop the others: its outcome gets `log_error`,
     the sentence saying which path failed and why."""
-
     folder = Path(logs_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -225,7 +222,6 @@ def replay_until_failure(rules, log: dict) -> Replayed:
     """Like `replay`, but an answer the game refuses (LogError) or a rule that fails (ContentError,
     GameError) is returned with the game as it stood then, so a failed game's log can show what
     happened up to the failure. A log that does not fit the pack (its schema, pack, seats) still raises."""
-
     check_log(log)
     if log["pack"] != rules.pack_id:
         raise LogError(f"the log is of the pack `{log['pack']}`, not `{rules.pack_id}`", "/pack", code="X404")
@@ -286,7 +282,6 @@ def log_path_for(save_path) -> Path:
 def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_answers_per_turn=None) -> dict:
     """What `knap play` saves when a person leaves a game: the game's state (`Game.save`) and who plays
     each seat (`human` or an agent's name), so that `knap play --resume` goes on with the same table."""
-
     return {
         "format": SESSION_FORMAT,
         "pack": game.rules.pack_id,
@@ -300,7 +295,6 @@ def session_data(game: Game, seats: list[str], *, oracle: str = "model", max_ans
 
 def write_session(path, data: dict) -> None:
     """Write a saved session whole or not at all; raises `atomic.WriteError` naming the path."""
-
     persist.write_json(path, data)
 
 
@@ -316,7 +310,6 @@ def check_session(data) -> None:
     """A saved session (parsed JSON from anyone) has the shape of `schemas/runtime/session.schema.json`
     and names only known agents; its game is checked when the pack is known (`load_session_game`).
     Raises persist.SaveError with a JSON pointer."""
-
     if not is_session(data):
         raise persist.SaveError(
             f'this is not a saved `knap play` session (it has no `"format": "{SESSION_FORMAT}"`)',
@@ -336,7 +329,6 @@ def check_session(data) -> None:
 def load_session_game(rules, data: dict) -> Game:
     """The game of a checked session, checked against the pack and itself (Game.from_save); errors
     point into the session file (`/game/...`)."""
-
     try:
         game = Game.from_save(rules, data["game"])
     except persist.SaveError as exc:

@@ -451,7 +451,6 @@ class ChooseSecretly(VerbStep):
         self.of_cards = options_are_cards(raw, numeric)
 
     def run(self, g, c, frame):
-
         players = g.items_of(self.value(c, "players"))
         options: list = []
         allowed: dict[str, list[int]] = {}
@@ -709,7 +708,6 @@ class EndGame(VerbStep):
 
 def _rule_that_holds(g, player) -> str:
     """The end rule whose trigger holds for `player` now (its result decides the winners), else "declared"."""
-
     return next((rule["id"] for rule in g.rules.ends if triggered(g, rule, player)), "declared")
 
 
@@ -745,7 +743,6 @@ class Slide(VerbStep):
     """`slide ROW [from ZONE]`: the row's cards close up towards slot 1; empty slots are refilled (places.py)."""
 
     def run(self, g, c, frame):
-
         row = g.zone_key(self.value(c, "row"), c.me)
         source_value = self.value(c, "from")
         source = g.zone_key(source_value, c.me) if source_value is not None else None

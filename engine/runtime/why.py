@@ -75,7 +75,6 @@ def refused_in_words(g, action_id, me, refused) -> str:
 def failed_step(g, ctx, frame, verb, key, offset) -> str:
     """Why a verb stopped the action (it returned "fail"), in words, worked out before the state is
     restored: `require` (its `with` text, else its condition), `pay`, `pay_cost`, `choose`."""
-
     if isinstance(verb, verbs.Require):
         reason = verb.value(ctx, "with")
         if reason is not None:
