@@ -321,6 +321,23 @@ RULES: dict[str, Rule] = {
             "`resolve tech` (`tech` being the technology it chose), so the effect runs when one is mastered.",
         ),
         _rule(
+            "D009",
+            "flag-never-set",
+            "warning",
+            "A declared flag is never set by any effect of the pack.",
+            "A flag (`kind: flag`) is set by `flag NAME` (or `set NAME to ...`) and read by `flagged(NAME, PLAYER)`. "
+            "When no effect of the pack (with the packs it extends) sets it, every `flagged` test of it is false "
+            "and what it guards never happens. Set it where it happens, or remove the flag and its tests.",
+        ),
+        _rule(
+            "D010",
+            "flag-never-read",
+            "warning",
+            "A declared flag is set but never read.",
+            "No effect of the pack (with the packs it extends) tests it with `flagged(NAME ...)`, so setting it "
+            "changes nothing: a misspelt test elsewhere, or a rule left out. Test it where it matters, or remove it.",
+        ),
+        _rule(
             "R001",
             "unknown-reference",
             "error",

@@ -72,10 +72,11 @@ def check(game, previous_scores: dict | None = None) -> dict:
                 assert state["loc"][card] == key, f"card {card} is in {key} but thinks it is in {state['loc'][card]}"
     assert sorted(seen) == list(range(len(game.rules.instances))), "a card is missing or in two zones"
     for owner, values in state["counters"].items():
-        for counter, value in values.items():
+        for counter, held in values.items():
             low, high = game.rules.counters[counter].get("min"), game.rules.counters[counter].get("max")
-            assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
-            assert high is None or value <= high, f"{owner}'s {counter} is {value}, above its maximum"
+            for value in held.values() if isinstance(held, dict) else [held]:  # a counter with `keys`: each
+                assert low is None or value >= low, f"{owner}'s {counter} is {value}, below its minimum"
+                assert high is None or value <= high, f"{owner}'s {counter} is {value}, above its maximum"
     for zone_id, zone in game.rules.zones.items():
         if zone.get("capacity") is not None:  # a place's capacity counts every player's cards there
             held = sum(1 for key in game.zone_keys(zone_id) for x in state["zones"][key] if x is not None)
@@ -94,7 +95,7 @@ def check(game, previous_scores: dict | None = None) -> dict:
                 f"the {pool} pool went from {previous_scores[('pool', pool)]} to {total}"
             )
     for counter, spec in game.rules.counters.items():
-        if spec.get("monotonic"):
+        if spec.get("monotonic") and spec.get("keys") is None:  # with keys: set_counter checks each
             for owner, values in state["counters"].items():
                 if counter in values:
                     scores[(owner, counter)] = values[counter]

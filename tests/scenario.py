@@ -80,7 +80,7 @@ def options(game: Game, player: str | None = None) -> list[str]:
     decision = game.decision
     player = player or decision.players[0]
     pending = game.state["pending"]
-    return [option_label(game, pending, pending["options"][k], player) for k in game.legal(player)]
+    return [option_label(game, pending, pending["options"][k], player, k) for k in game.legal(player)]
 
 
 def answer(game: Game, wanted: str, player: str | None = None):
@@ -91,7 +91,7 @@ def answer(game: Game, wanted: str, player: str | None = None):
     assert decision is not None, "no decision is pending"
     player = player or decision.players[0]
     pending = game.state["pending"]
-    labels = {k: option_label(game, pending, pending["options"][k], player) for k in game.legal(player)}
+    labels = {k: option_label(game, pending, pending["options"][k], player, k) for k in game.legal(player)}
     matches = [k for k, label in labels.items() if label == wanted] or [
         k for k, label in labels.items() if label.startswith(wanted)
     ]

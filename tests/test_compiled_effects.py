@@ -231,8 +231,16 @@ _SIMPLE = [
     "stop",
     'ask me "Go?" as yes',
     "set vp to a",
+    # expressions and words (issue 13)
+    "let a = if a > 1 then a - 1 else a + 2",
+    "let r = map(numbers(1, a + 1), item * 2)",
+    "let b = sum(map(r, item > 2)) + index_of(r, 4)",
+    "let r = sort(unique(r + [3, 1]), 0 - item)",
+    'log "a is {a}, r is {r}, {{braces}}"',
+    'choose 1 from map(numbers(1, 3), [item, item * a]) as p showing "{item[1]} for {item[2]}"',
+    "choose 1 from [[1, 2], [3, a]] as p",
 ]
-_CONDITIONS = ["a > 1", "b = 2", "me.vp >= 2", "yes", "a = x"]
+_CONDITIONS = ["a > 1", "b = 2", "me.vp >= 2", "yes", "a = x", "if yes then a > 0 else b > 0"]
 
 
 def _block(draw, depth: int, indent: int) -> list[str]:

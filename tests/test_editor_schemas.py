@@ -71,3 +71,35 @@ def test_completion_offers_card_properties(exported, tmp_path):
     draft.write_text("kind: card\nid: spear\n\n")
     labels = complete(exported / "document.schema.json", draft, line=3, col=1)
     assert {"name", "deck", "copies", "cost", "requires", "effect"} <= set(labels)
+
+
+GENERATING = """# generates
+kind: card
+id: card_{n}
+name: "{n}"
+type: penalty
+deck: deck
+stats: {value: "{n}"}
+generate: {n: {from: 3, to: 35}}
+"""
+
+NOT_GENERATING = """# templates without generate
+kind: card
+id: card_{n}
+name: Card
+type: penalty
+deck: deck
+stats: {value: "{n}"}
+"""
+
+
+def test_a_card_that_generates_cards_is_clean_in_the_editor(exported, tmp_path):
+    """docs/authoring.md, "Many cards at once": the editor checks the document as written, so `card_{n}` and
+    `"{n}"` must pass where `generate` is given, and be refused where it is not."""
+    generating, plain = tmp_path / "generating.yaml", tmp_path / "plain.yaml"
+    generating.write_text(GENERATING)
+    plain.write_text(NOT_GENERATING)
+    result = run_yls(exported / "document.schema.json", [generating, plain])
+    assert result["schema_errors"] == []
+    assert result["files"][str(generating)] == []
+    assert {d["line"] for d in result["files"][str(plain)]} == {3, 7}

@@ -157,6 +157,7 @@ _NUMBERS_ALLOWED = (
     ("zones", "*", "count"),
     ("counters", "*", "*"),
     ("turn", "number"),
+    ("turn", "round"),
     ("result", "scores", "*"),
     ("result", "turns"),
     ("decision", "options", "*", "key"),
@@ -392,10 +393,13 @@ def test_texts_in_content_stay_texts_in_the_generated_python(make_pack):
     """Expressions are compiled to Python source (engine/runtime/codegen.py): a text that looks like code
     must come out as the same text, never run."""
     sneaky = "'); raise SystemExit('pwned') #\\n{__import__}"
-    rules = _tiny(make_pack, f'log "{sneaky}"\nlet x = "{sneaky}"\nrequire x = "{sneaky}"\ngain 1 vp')
+    written = sneaky.replace("{", "{{").replace("}", "}}")  # braces in a text are doubled (`{...}` is a value)
+    effect = f'log "{written}"\nlet x = "{written}"\nrequire x = "{written}"\nlog "x is {{x}}"\ngain 1 vp'
+    rules = _tiny(make_pack, effect)
     game = Game.new(rules, 1, 0)
     _act(game)
     assert sneaky in game.log_for("P1") and game.state["counters"]["P1"]["vp"] == 1
+    assert f"x is {sneaky}" in game.log_for("P1")  # a value put into a text is text too
 
 
 def test_numbers_to_choose_from_are_numbers_even_when_bound_by_let(make_pack):

@@ -100,6 +100,10 @@ _CARDS = [
     "(pile where worth > 0)",
     "picked",
     "[top(deck)]",
+    # expressions of issue 13
+    "sort(hand(me), 0 - item.worth)",
+    "unique(pile + hand(me))",
+    "(if count(pile) > 1 then pile else hand(me))",
 ]
 _NUMS = st.sampled_from(["0", "1", "2", "3", "count(hand(me))", "count(pile)", "(goal - 4)", "-1", "100"])
 _SIMPLE = st.one_of(
@@ -123,6 +127,12 @@ _SIMPLE = st.one_of(
     st.just("end_turn"),
     st.just("perform act"),
     st.just("stop"),
+    # words and expressions of issue 13
+    st.builds('choose 1 from {} as picked showing "{{item.name}} worth {{worth}}"'.format, st.sampled_from(_CARDS)),
+    st.builds("choose 1 from map({}, [item, item.worth]) as pair".format, st.sampled_from(_CARDS)),
+    st.builds('log "{{me}} has {{count(hand(me))}} cards: {{{}}}; {{{{ok}}}}"'.format, st.sampled_from(_CARDS)),
+    st.builds("gain sum(map({}, item.worth > 0)) + index_of(players, me) vp".format, st.sampled_from(_CARDS)),
+    st.builds('choose_secretly players from {} as picks showing "{{item.name}}"'.format, st.sampled_from(_CARDS)),
 )
 
 

@@ -138,7 +138,8 @@ def test_knap_diff_lists_exactly_what_the_expansion_adds_and_changes(knap):
     code, out, _ = knap("diff", "stone-age-mammoth-herd", "--format", "json")
     report = json.loads(out)
     assert code == 0 and report["base"] == ["stone_age"]
-    assert {a["id"] for a in report["added"]} == added and len(report["added"]) == len(added) == 36
+    # 36 documents and its flag (flags.yaml)
+    assert {a["id"] for a in report["added"]} == added and len(report["added"]) == len(added) == 37
     assert (
         {c["id"] for c in report["changed"]}
         == patched

@@ -511,8 +511,8 @@ def test_a_choice_building_scores_the_value_paid():
     paid (wood 3, clay 4, stone 5, gold 6): 4 of 2 kinds as 1 wood + 3 gold = 21."""
     game = _build("building_4_of_2", {"wood": 1, "gold": 3, "clay": 1}, [])
     assert prompt(game) == "Which kinds of resources do you pay?"
-    assert options(game) == ["wood, gold", "clay, gold"]  # wood + clay cannot make 4
-    answer(game, "wood, gold")  # then gold only is left to pay: no question
+    assert options(game) == ["wood + gold", "clay + gold"]  # wood + clay cannot make 4 (a list option: " + ")
+    answer(game, "wood + gold")  # then gold only is left to pay: no question
     assert counter(game, "P1", "vp") == 3 + 6 * 3 and counter(game, "P1", "clay") == 1
 
 

@@ -23,7 +23,7 @@ from engine.runtime import sim as simulation
 from engine.runtime.error_codes import coded, hint_for
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game, GameError, Stalled
-from engine.runtime.terminal import HumanAgent, render
+from engine.runtime.terminal import HandOver, HumanAgent, render
 from engine.safe_text import console as safe_console
 from engine.safe_text import markup, plain
 
@@ -75,11 +75,14 @@ def play(args) -> int:
         return table
     rules, game = table.rules, table.game
     seed, answered = game.seed, len(game.history)
+    humans = [seat for seat, name in enumerate(table.seats, 1) if name == session.HUMAN]
+    hand_over = HandOver() if len(humans) > 1 else None  # several people at one terminal: screens cleared between
     seats = [
-        HumanAgent(console) if name == session.HUMAN else agents.make(name, _bot_seed(seed, seat, answered))
+        HumanAgent(console, hand_over=hand_over)
+        if name == session.HUMAN
+        else agents.make(name, _bot_seed(seed, seat, answered))
         for seat, name in enumerate(table.seats, 1)
     ]
-    humans = [seat for seat, name in enumerate(table.seats, 1) if name == session.HUMAN]
     watcher = f"P{humans[0]}" if humans else None
     shown = [len(game.log_for(watcher or "P1")) if answered else 0]
 

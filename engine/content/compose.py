@@ -5,7 +5,7 @@ what it changes: a new id adds a document; `replace: true` puts a document in th
 inherited one with its id; a `kind: patch` document changes fields of an inherited one (a JSON Merge
 Patch, RFC 7386: mappings merge, `null` deletes, anything else replaces); `remove:` in the manifest
 takes inherited documents (or parameters) out; parameters and decks in the manifest override inherited ones,
-and so do the rule settings of the manifest (`players`, `turns`), which are inherited when left out.
+and so do the rule settings of the manifest (`players`, `turns`, `end_turn`, `menu`), which are inherited when left out.
 
 Every effective document remembers the layers it was written in (`Layer`), newest first, so a
 problem found in it is reported where the text that caused it was written.
@@ -21,7 +21,7 @@ from engine.suggestions import suggest
 from . import schema as schema_check
 
 VALUE_KEYS = ("default", "by_player_count")  # what a parameter override replaces whole
-SETTINGS = ("players", "turns")  # the manifest's rule settings: inherited unless the pack restates them
+SETTINGS = ("players", "turns", "end_turn", "menu")  # the manifest's rule settings: inherited unless restated
 _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
 
 

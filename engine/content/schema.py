@@ -84,10 +84,7 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
     condition or expression), `ref` (value: the id's category) or `refkey` (the keys are ids).
     `*` in a pattern stands for any key or index."""
     found: list[tuple[tuple, str, str]] = []
-
-    def walk(schema, path, depth):
-        if depth > 6 or not isinstance(schema, dict):
-            return
+    for path, schema in _walked(kind):
         if "x-dsl" in schema:
             found.append((path, "dsl", schema["x-dsl"]))
         if "x-ref" in schema:
@@ -95,6 +92,24 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
         names = schema.get("propertyNames")
         if isinstance(names, dict) and "x-ref" in names:
             found.append((path, "refkey", names["x-ref"]))
+    return tuple(found)
+
+
+@cache
+def dsl_words(kind: str) -> dict[tuple, frozenset[str]]:
+    """The plain words a DSL field of a kind may hold instead of a text (`x-dsl-words`: `end_turn: never`), by
+    the field's path pattern: neither lint nor the runtime reads them as DSL."""
+    return {path: frozenset(schema["x-dsl-words"]) for path, schema in _walked(kind) if "x-dsl-words" in schema}
+
+
+def _walked(kind: str) -> list[tuple[tuple, dict]]:
+    """(path pattern, sub-schema) of every field a kind's schema describes, `*` for any key or index."""
+    found: list[tuple[tuple, dict]] = []
+
+    def walk(schema, path, depth):
+        if depth > 6 or not isinstance(schema, dict):
+            return
+        found.append((path, schema))
         for key, sub in schema.get("properties", {}).items():
             walk(sub, path + (key,), depth + 1)
         if isinstance(schema.get("items"), dict):
@@ -103,7 +118,7 @@ def field_roles(kind: str) -> tuple[tuple[tuple, str, str], ...]:
             walk(schema["additionalProperties"], path + ("*",), depth + 1)
 
     walk(inlined(f"{kind}.schema.json"), (), 0)  # no references left to follow
-    return tuple(found)
+    return found
 
 
 def values_at(data, pattern: tuple):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -18,6 +19,7 @@ import yaml
 from engine.diagnostics import Diagnostic
 from engine.files.confine import LinkOutside, Root
 
+from . import generate
 from .roots import read_root
 
 _Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
@@ -50,6 +52,9 @@ class LoadedFile:
     text: str
     documents: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # (index, what could be read of it) for each document a YAML error left out: its kind, id and the fields that
+    # give names (`recovered`), so that lint knows the pack is incomplete rather than the names undefined
+    recovered: list[tuple[int, dict]] = field(default_factory=list)
 
 
 class _Abort(Exception):
@@ -277,11 +282,13 @@ def load_text(text: str, path: str) -> LoadedFile:
         loaded.diagnostics.append(
             Diagnostic(code, f"{problem}" + (f" ({exc.context})" if exc.context else ""), path, line, col, hint)
         )
+        loaded.recovered = [(i, doc) for i, chunk in enumerate(_chunks(text)) if (doc := recovered(chunk, path))]
         return loaded
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
         loaded.diagnostics.append(
             Diagnostic("Y001", f"invalid YAML: {str(exc).splitlines()[0]}", path, 1, 1, "check the file's structure")
         )
+        loaded.recovered = [(i, doc) for i, chunk in enumerate(_chunks(text)) if (doc := recovered(chunk, path))]
         return loaded
     for index, node in enumerate(nodes):
         if node is None:
@@ -294,6 +301,10 @@ def load_text(text: str, path: str) -> LoadedFile:
             if abort.diagnostic.code == "Y005" and "aliases" in abort.diagnostic.message:
                 _point_at_overflowing_alias(abort.diagnostic, text, index)
             loaded.diagnostics.append(abort.diagnostic)
+            lines = text.split("\n")[node.start_mark.line : node.end_mark.line + 1]
+            doc = recovered("\n".join(lines), path, parse=False)
+            if doc:
+                loaded.recovered.append((index, doc))
             continue
         loaded.diagnostics.extend(builder.diagnostics)
         if data is None:  # an empty document, as between two `---`
@@ -309,8 +320,59 @@ def load_text(text: str, path: str) -> LoadedFile:
                 )
             )
             continue
+        if data.get("kind") == "card" and "generate" in data:
+            _generate(loaded, index, data, node)
+            continue
         loaded.documents.append(Document(path, index, data, node))
     return loaded
+
+
+def _generate(loaded: LoadedFile, index: int, data: dict, node) -> None:
+    """The cards a card document with `generate:` stands for, each a document holding the generating one's node
+    (generate.py); a `generate` that cannot make cards is a finding at its place, and the document is left out
+    as a broken one without its id (the pack is incomplete, not wrong elsewhere)."""
+    made = generate.expand(data)
+    if isinstance(made, generate.Problem):
+        line, col = position(node, made.path)
+        loaded.diagnostics.append(Diagnostic(made.code, made.message, loaded.path, line, col, made.hint))
+        loaded.recovered.append((index, {k: v for k, v in data.items() if k in NAMING_FIELDS and k != "id"}))
+        return
+    for number, card in enumerate(made or ()):
+        loaded.documents.append(Document(loaded.path, index + number * generate.INDEX_STRIDE, card, node))
+
+
+# the fields of a document that give or use names other documents read (ids, owners, decks, tags, card fields,
+# parameters, a function's parameters, a counter's keys): what lint needs of a document it could not read whole
+NAMING_FIELDS = ("kind", "id", "owner", "deck", "type", "tags", "stats", "refs", "params", "parameters", "keys")
+_TOP_LEVEL = re.compile(r"^(kind|id|owner|deck|type):[ \t]*[\"']?([A-Za-z0-9_-]+)", re.MULTILINE)
+_SEPARATOR = re.compile(r"^---(?:[ \t].*)?$", re.MULTILINE)
+
+
+def _chunks(text: str) -> list[str]:
+    """The documents of a file, as texts split at its `---` lines, in the order YAML numbers them (a first
+    `---` with nothing but comments before it starts the first document)."""
+    parts = _SEPARATOR.split(text)
+    first = [line for line in parts[0].splitlines() if line.strip() and not line.lstrip().startswith(("#", "%"))]
+    return parts[1:] if len(parts) > 1 and not first else parts
+
+
+def recovered(chunk: str, path: str, *, parse: bool = True) -> dict:
+    """What can be read of a document a YAML error left out of its file: the whole document when it parses on
+    its own (the mistake is in another), else its top-level `kind:`, `id:`, ... lines; only NAMING_FIELDS."""
+    if parse:
+        try:
+            node = yaml.compose(chunk, Loader=_Loader)
+            data = _Constructor(path).build(node) if node is not None else None
+        except (yaml.YAMLError, RecursionError, ValueError, _Abort):
+            data = None
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k in NAMING_FIELDS}
+    found: dict = {}
+    for key, value in _TOP_LEVEL.findall(chunk):
+        found.setdefault(key, value)
+    if found.get("kind") == "function":
+        found["params"] = None  # not known: any number of arguments (lint's S003 `params` case)
+    return found if "kind" in found else {}
 
 
 def _yaml_hint(problem: str, context: str | None) -> str:

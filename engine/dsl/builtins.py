@@ -5,7 +5,8 @@ tables, so a verb is added by adding one entry here (and its behaviour to the ru
 are those of board games in general; nothing here belongs to one game.
 
 Types: number, bool, text, player, players, card, cards, zone, counter, orientation, name (a new
-name the statement binds), range (a number or `between(a, b)`), any.
+name the statement binds), range (a number or `between(a, b)`), moment (a plain word naming a moment of
+the game: `round_end`), any.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Function:
     returns: str
     example: str = ""
     variadic: bool = False  # the last parameter may repeat
+    per_item: tuple[int, ...] = ()  # arguments worked out once per item of the first, `item` bound (as in `where`)
 
 
 @dataclass(frozen=True)
@@ -63,24 +65,32 @@ def _p(name, type_, required=True, doc=""):
 # A card's orientations, in the order the state numbers them (0, 1, 2): the constants below, the log and the views
 # all name them by these words.
 ORIENTATIONS = ("upright", "turned", "reversed")
+MOMENTS = ("round_end",)  # the words a `moment` argument may be: `eliminate P until round_end`
 
 _FOR = _p("player", "player", False, "whose counter or zone; the acting player when left out")
+_AT_KEY = _p("key", "any", False, "which key of a counter with `keys` (a name or a number)")
+_LABEL = _p(
+    "label",
+    "text",
+    False,
+    'how each option reads, worked out per option with `item` the option: `showing "{item.name} for {item.cost}"`',
+)
 
 VERBS: dict[str, Verb] = {
     v.name: v
     for v in [
         Verb(
             "gain",
-            "Add an amount to a counter.",
+            "Add an amount to a counter (of a counter with `keys`, to the number of one key: `at KEY`).",
             (_p("amount", "number"), _p("counter", "counter")),
-            {"for": _FOR},
+            {"for": _FOR, "at": _AT_KEY},
             "gain card.vp vp",
         ),
         Verb(
             "lose",
-            "Take an amount from a counter, stopping at its minimum.",
+            "Take an amount from a counter, stopping at its minimum (of a counter with `keys`: `at KEY`).",
             (_p("amount", "number"), _p("counter", "counter")),
-            {"for": _FOR},
+            {"for": _FOR, "at": _AT_KEY},
             "lose 1 ap",
         ),
         Verb(
@@ -92,9 +102,10 @@ VERBS: dict[str, Verb] = {
         ),
         Verb(
             "set",
-            "Set a counter or flag to a value.",
+            "Set a counter or flag to a value (a counter with `keys`: the number of one key with `at KEY`, "
+            "else of every key).",
             (_p("counter", "counter"),),
-            {"to": _p("value", "any"), "for": _FOR},
+            {"to": _p("value", "any"), "for": _FOR, "at": _AT_KEY},
             "set ap to 2",
         ),
         Verb(
@@ -171,6 +182,7 @@ VERBS: dict[str, Verb] = {
                 "by": _p("player", "player", False),
                 "unless": _p("skip", "bool", False),
                 "with": _p("prompt", "text", False, 'the question players read (default: "Choose" and the name)'),
+                "showing": _LABEL,
             },
             'choose 1 from [forest, river] as terrain with "Which terrain do you explore?"',
             decision=True,
@@ -207,12 +219,21 @@ VERBS: dict[str, Verb] = {
             "Every player of a group chooses one of their own options at the same time, unseen "
             "by the others; the choices are revealed together. The options are worked out for each chooser as `me`. "
             "Binds the choices in the players' order (`picks[1]` is the first player's; `none` for a player "
-            "without options).",
+            "without options). Identical cards a chooser can see are one option. With `taking N` each chooser "
+            "picks N of their options (asked as N small picks, still secret) and each player's picks are a "
+            "list (`[]` for a player without options).",
             (_p("players", "players"),),
             {
                 "from": _p("options", "any"),
                 "as": _p("binding", "name"),
                 "with": _p("prompt", "text", False, "the question players read"),
+                "showing": _LABEL,
+                "taking": _p(
+                    "amount",
+                    "range",
+                    False,
+                    "how many each chooser picks (a number or `between(a, b)`); one when left out",
+                ),
             },
             'choose_secretly players from hand(me) as played with "Which card do you play?"',
             decision=True,
@@ -289,7 +310,31 @@ VERBS: dict[str, Verb] = {
             {"by": _p("player", "player", False)},
             "end_game by me",
         ),
-        Verb("win", "Declare winners.", (_p("players", "players"),), {}, "win me"),
+        Verb(
+            "win",
+            "Declare the winners and end the game (they override the end rule's result); inside the end of the "
+            "game (a `game_end` phase, a scoring) the game's end phases and scorings still each run once.",
+            (_p("players", "players"),),
+            {},
+            "win me",
+        ),
+        Verb(
+            "eliminate",
+            "Put players out of the game, or out of the round with `until round_end`: their turns are skipped, "
+            "`players` and `opponents` leave them out, and they never win on `most`/`least` unless everyone is "
+            "out.",
+            (_p("players", "players"),),
+            {"until": _p("moment", "moment", False, "`round_end`: out only until the round ends")},
+            "eliminate me until round_end",
+        ),
+        Verb(
+            "next_turn",
+            "Make the next turn PLAYER's (seat order goes on from there); in a `turns: rounds` pack, PLAYER "
+            "becomes the first player of the rounds that follow.",
+            (_p("player", "player"),),
+            {},
+            "next_turn next_player(current)",
+        ),
         Verb(
             "flag",
             "Set a named flag of the game or of a player to true.",
@@ -300,10 +345,10 @@ VERBS: dict[str, Verb] = {
         Verb("unflag", "Clear a named flag.", (_p("flag", "name"),), {"for": _FOR}, "unflag settled"),
         Verb(
             "log",
-            "Write a line to the game log; `words(...)` makes a line that shows values.",
+            "Write a line to the game log; `{...}` in the text puts values into it (docs: values in texts).",
             (_p("message", "text"),),
             {},
-            'log "The predator escapes"',
+            'log "{me} hunts {card.name} with {weapons(me)} weapons"',
         ),
         Verb(
             "slide",
@@ -458,7 +503,8 @@ FUNCTIONS: dict[str, Function] = {
             "words",
             "One text made of the given parts, one after another with nothing between: numbers as "
             "digits, yes/no, players and ids of the pack by their names, lists joined with commas. For a log "
-            "line that shows values; a card's name is `card.name`.",
+            "line that shows values; a card's name is `card.name`. A quoted text with `{...}` in it is the same: "
+            '`"Strength {weapons(me)}"` is `words("Strength ", weapons(me))`.',
             (_p("part", "any"),),
             "text",
             'log words("Strength ", weapons(me), " vs ", card.strength, " (", card.name, ")")',
@@ -476,8 +522,8 @@ FUNCTIONS: dict[str, Function] = {
         Function(
             "amount",
             "The value of a counter named by an expression (a name bound to a counter's id), for a "
-            "player (`me` when left out).",
-            (_p("counter", "counter"), _p("player", "player", False)),
+            "player (`me` when left out); of a counter with `keys`, the number of the key given third.",
+            (_p("counter", "counter"), _p("player", "player", False), _p("key", "any", False)),
             "number",
             "amount(vp, rival) > 0",
         ),
@@ -499,6 +545,44 @@ FUNCTIONS: dict[str, Function] = {
             "compare_dice(faces, [6, 2]) > 0",
         ),
         Function(
+            "map",
+            "The value of an expression for each item, in order, with `item` the item (as in `where`).",
+            (_p("items", "any"), _p("value", "any")),
+            "any",
+            "sum(map(players, item.vp >= 5))",
+            per_item=(1,),
+        ),
+        Function(
+            "unique",
+            "The items without repeats: each first occurrence, in order.",
+            (_p("items", "any"),),
+            "any",
+            "count(unique(map(tableau(me), item.type)))",
+        ),
+        Function(
+            "sort",
+            "The items in ascending order, of themselves or of a key worked out per item with `item` the item; "
+            "items with equal keys keep their order.",
+            (_p("items", "any"), _p("key", "any", False)),
+            "any",
+            "first(sort(hand(me), item.strength))",
+            per_item=(1,),
+        ),
+        Function(
+            "index_of",
+            "Where an item is in a list, counting from 1; 0 when it is not there.",
+            (_p("items", "any"), _p("item", "any")),
+            "number",
+            "index_of(players, me)",
+        ),
+        Function(
+            "eliminated",
+            "Whether a player is out of the game or of the round (`eliminate`).",
+            (_p("player", "player"),),
+            "bool",
+            "count(all_players where eliminated(item)) > 0",
+        ),
+        Function(
             "players_from",
             "All players in turn order, starting with the given one.",
             (_p("player", "player"),),
@@ -513,9 +597,11 @@ CONSTANTS: dict[str, Constant] = {
     for c in [
         Constant("me", "player", "The player carrying out the effect."),
         Constant("current", "player", "The player whose turn it is."),
-        Constant("players", "players", "All players, in turn order from the current one."),
-        Constant("opponents", "players", "All players but `me`, in turn order."),
+        Constant("players", "players", "All players still in play (`eliminate`), in turn order from the current one."),
+        Constant("opponents", "players", "All players still in play but `me`, in turn order."),
+        Constant("all_players", "players", "All players, those out of play too, in turn order from the current one."),
         Constant("player_count", "number", "How many players are at the table."),
+        Constant("table", "table", "The table, whose fields are the table counters: `table.round`."),
         Constant(
             "card",
             "card",
@@ -566,6 +652,8 @@ RESERVED_WORDS = (
     "let",
     "stop",
     "where",
+    "then",
+    "showing",
     "and",
     "or",
     "not",
@@ -580,6 +668,8 @@ RESERVED_WORDS = (
     "at",
     "among",
     "unless",
+    "until",
+    "taking",
 )
 
 

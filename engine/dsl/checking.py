@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.suggestions import suggest
 
-from .builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, VERBS, ZONE_FIELDS
+from .builtins import CARD_FIELDS, CONSTANTS, FUNCTIONS, MOMENTS, VERBS, ZONE_FIELDS
 from .parsing import EFFECT, Problem
 
 
@@ -23,6 +23,8 @@ class Symbols:
         default_factory=dict
     )  # pack function id -> number of params (None: unknown)
     card_stats: set[str] = field(default_factory=set)  # stat and ref names usable as card.FIELD
+    keyed: set[str] = field(default_factory=set)  # counters with `keys`: a number per key
+    table_flags: set[str] = field(default_factory=set)  # flags with `owner: table`: one for the whole table
 
     def all_names(self):
         return set(self.ids) | set(CONSTANTS)
@@ -140,12 +142,21 @@ class Checker:
                 if arg[0] != "name":
                     self.problem("D004", f"`{name}` needs a plain name for its {param.name}", arg[1])
                 elif name in ("flag", "unflag"):
-                    pass
+                    self.flag_name(arg)
+                    given = next((offset for prep, offset, _ in clauses if prep == "for"), None)
+                    if arg[2] in self.symbols.table_flags and given is not None:
+                        self.problem(
+                            "D003",
+                            f"`{arg[2]}` is the table's flag (`owner: table`), no player's",
+                            given,
+                            f"write `{name} {arg[2]}` alone",
+                        )
                 else:
                     bindings.append((arg[2], arg[1]))
             else:
                 self.expect(arg, param.type, f"the {param.name} of `{name}`")
         seen = set()
+        options, labels = "any", []  # the type of `from`; `showing` labels its items, checked once it is known
         for prep, offset, value in clauses:
             param = verb.clauses.get(prep)
             if param is None:
@@ -161,15 +172,47 @@ class Checker:
                     self.problem("D004", f"`{prep}` needs a plain name to bind", value[1])
                 else:
                     bindings.append((value[2], value[1]))
+            elif param.type == "moment":  # a plain word: `until round_end`
+                if value[0] != "name" or value[2] not in MOMENTS:
+                    words = " or ".join(f"`{m}`" for m in MOMENTS)
+                    self.problem("D004", f"the `{prep}` part of `{name}` must be {words}", value[1])
+            elif prep == "showing":
+                labels.append(value)
+            elif prep == "from" and param.type == "any":
+                options = self.expr(value)
             else:
                 self.expect(value, param.type, f"the `{prep}` part of `{name}`")
+        for label in labels:
+            self.per_item(options, label)
         for prep, param in verb.clauses.items():
             if param.required and prep not in seen:
                 self.problem(
                     "D003", f"`{name}` needs a `{prep}` part ({param.name})", at, f"for example: {verb.example}"
                 )
+        if name in ("gain", "lose", "set", "pay") and args:
+            self.keyed_change(name, args[-1] if name != "set" else args[0], clauses, at)
         for binding, offset in bindings:
             self.bind(binding, verb.binds, offset)
+
+    def keyed_change(self, verb, counter, clauses, at):
+        """A counter with `keys` changes at one key (`gain 1 progress at 7`); `set` without one sets every key.
+        A counter without keys has no key to name."""
+        if not self.names_counter(counter):
+            return  # a counter named by an expression, or a flag (`set`): not known here
+        given = next((offset for prep, offset, _ in clauses if prep == "at"), None)
+        if counter[2] in self.symbols.keyed:
+            if given is None and verb != "set":
+                self.problem(
+                    "D003",
+                    f"`{counter[2]}` holds a number per key: `{verb}` "
+                    + ("cannot pay it" if verb == "pay" else "needs `at KEY`"),
+                    at,
+                    f"for example: {verb} 1 {counter[2]} at KEY" if verb != "pay" else f"lose 1 {counter[2]} at KEY",
+                )
+        elif given is not None:
+            self.problem(
+                "D003", f"`{counter[2]}` has no keys, so `{verb}` takes no `at` part", given, "declare `keys:` on it"
+            )
 
     @staticmethod
     def _count(params):
@@ -180,6 +223,8 @@ class Checker:
         return f"{low} to {high} arguments"
 
     def expect(self, node, expected, what):
+        if expected == "counter" and self.names_counter(node):
+            return  # where a counter is expected, a counter's bare name names it (a table counter's too)
         actual = self.expr(node)
         if not _fits(actual, expected):
             self.problem("D004", f"{what} must be a {expected}, not a {actual}", node[1])
@@ -232,20 +277,39 @@ class Checker:
             self.expect(node[4], "number", f"the right side of `{node[2]}`")
             return "number"
         if op == "cmp":
-            self.expr(node[3])
-            self.expr(node[4])
+            for side in (node[3], node[4]):
+                if self.expr(side) == "counter" and node[2] in ("<", "<=", ">", ">="):
+                    self.problem(
+                        "D004",
+                        f"`{node[2]}` compares numbers, and `{side[2] if side[0] == 'name' else 'this'}` is a counter",
+                        side[1],
+                        "read a player's counter as `me.NAME` (or `amount(NAME, PLAYER)`)",
+                    )
             return "bool"
         if op == "where":
             kind = self.expr(node[2])
-            self.in_where += 1
-            self.where_items.append(
-                "player" if kind in ("players", "player") else "card" if kind in ("cards", "card", "zone") else "any"
-            )
-            self.expr(node[3])
+            self.per_item(kind, node[3])
+            return kind if kind in ("cards", "players") else "cards" if kind == "zone" else kind
+        if op == "ifx":
+            self.expr(node[2])
+            then, otherwise = self.expr(node[3]), self.expr(node[4])
+            if then == otherwise or "any" in (then, otherwise):
+                return then if otherwise == "any" else otherwise
+            return then if _fits(otherwise, then) else "any"
+        return "any"
+
+    def per_item(self, kind, node) -> str:
+        """Check `node` as worked out once per item of a group of type `kind`, with `item` the item (and a
+        card's fields bare names), as inside `where`, `map(...)` and `showing`; returns its type."""
+        self.in_where += 1
+        self.where_items.append(
+            "player" if kind in ("players", "player") else "card" if kind in ("cards", "card", "zone") else "any"
+        )
+        try:
+            return self.expr(node)
+        finally:
             self.where_items.pop()
             self.in_where -= 1
-            return kind if kind in ("cards", "players") else "cards" if kind == "zone" else kind
-        return "any"
 
     def name(self, node):
         word = node[2]
@@ -255,14 +319,17 @@ class Checker:
             if not self.where_items:
                 return self.problem(
                     "D002",
-                    "`item` names the thing being tested inside `where`, and there is no `where` here",
+                    "`item` names the thing being tested inside `where` (or mapped by `map`, sorted by `sort`, "
+                    "labelled by `showing`), and there is none here",
                     node[1],
                     "write `... where <condition on item>`",
                 )
             return self.where_items[-1]
-        if word in CONSTANTS:
+        if word in CONSTANTS and not (word == "table" and word in self.symbols.ids):  # a pack's `table` stays its own
             return CONSTANTS[word].type
         category = self.symbols.ids.get(word)
+        if category == "counter" and self.symbols.counter_owner.get(word) == "table" and word not in self.symbols.keyed:
+            return "number"  # a table counter's bare name reads its value where a counter is not expected
         if category is not None:
             return _CATEGORY_TYPES.get(category, "any")
         if self.in_where and (word in CARD_FIELDS or word in self.symbols.card_stats):
@@ -290,14 +357,42 @@ class Checker:
                     at,
                     f"for example: {func.example}",
                 )
+            if func.per_item:
+                return self.per_item_call(func, args)
+            if name == "unique" and len(args) == 1:  # the same items, fewer: cards stay cards
+                kind = self.expr(args[0])
+                return kind if kind in ("cards", "players") else "cards" if kind == "zone" else "any"
+            if name == "words":  # also every text with `{...}` values (parsing.template)
+                for arg in args:
+                    card_id = arg[0] == "name" and arg[2] not in self.scope and self.symbols.ids.get(arg[2]) == "card"
+                    if self.expr(arg) in ("card", "cards") and not card_id:  # an id is worded by its card's name
+                        self.problem(
+                            "D004",
+                            "a card put into words reads as its number, not as its name",
+                            arg[1],
+                            "write its name: `{card.name}` (for several cards, `{map(cards, item.name)}`)",
+                        )
+                return func.returns
+            if name == "amount" and args and self.names_counter(args[0]):
+                keyed = args[0][2] in self.symbols.keyed
+                if keyed != (len(args) == 3):
+                    self.problem(
+                        "D003",
+                        f"`{args[0][2]}` holds a number per key: read it with `amount({args[0][2]}, PLAYER, KEY)`"
+                        if keyed
+                        else f"`{args[0][2]}` has no keys: `amount` takes the counter and a player",
+                        at,
+                    )
             for i, arg in enumerate(args):
                 param = func.params[min(i, len(func.params) - 1)]
                 if param.type == "name" and arg[0] == "name":
-                    if (
+                    if param.name == "flag":
+                        if arg[2] not in self.scope:  # a bound name: its value names the flag
+                            self.flag_name(arg)
+                    elif (
                         arg[2] not in self.symbols.ids
                         and arg[2] not in self.symbols.card_stats
                         and arg[2] not in self.scope
-                        and name != "flagged"
                     ):
                         self.problem(
                             "D002",
@@ -340,9 +435,55 @@ class Checker:
             self.expr(arg)
         return "any"
 
+    def per_item_call(self, func, args) -> str:
+        """`map(ITEMS, EXPR)`, `sort(ITEMS, KEY)`: EXPR checked per item; the type of the list they make."""
+        kind = self.expr(args[0]) if args else "any"
+        values = [self.per_item(kind, arg) for arg in args[1:2]]
+        for arg in args[2:]:
+            self.expr(arg)
+        if func.name != "map":  # the same items, in another order
+            return kind if kind in ("cards", "players") else "cards" if kind == "zone" else "any"
+        value = values[0] if values else "any"
+        return "cards" if value == "card" else "players" if value == "player" else "any"
+
+    def flag_name(self, node):
+        """A flag named by `flag`, `unflag` or `flagged(...)`: a `kind: flag` document must declare it."""
+        if self.symbols.ids.get(node[2]) == "flag":
+            return
+        flags = [i for i, category in self.symbols.ids.items() if category == "flag"]
+        self.problem(
+            "D002",
+            f"unknown flag `{node[2]}`",
+            node[1],
+            suggest(node[2], flags) or f"declare it: `kind: flag`, `id: {node[2]}`, `name: ...` (docs/authoring.md)",
+            unknown="name",
+        )
+
+    def names_counter(self, node) -> bool:
+        """Whether an argument is a counter's bare name (not a name the text bound): it names the counter where
+        a counter is expected (`gain 1 round`), and reads a table counter's value elsewhere (`round >= 3`)."""
+        return node[0] == "name" and node[2] not in self.scope and self.symbols.ids.get(node[2]) == "counter"
+
     def field(self, node):
         _, at, target, name = node
         kind = self.expr(target)
+        if kind in ("table", "player") and name in self.symbols.keyed:
+            return self.problem(
+                "D004",
+                f"`{name}` holds a number per key, not one number",
+                at,
+                f"read one key's number: amount({name}, me, KEY)",
+            )
+        if kind == "table":
+            if self.symbols.counter_owner.get(name) == "table":
+                return "number"
+            tables = [c for c, owner in self.symbols.counter_owner.items() if owner == "table"]
+            return self.problem(
+                "D002",
+                f"the table has no counter `{name}`",
+                at,
+                suggest(name, tables) or "`table.NAME` reads a counter with `owner: table`; a player's is `me.NAME`",
+            )
         if kind == "player":
             if name in self.symbols.counter_owner:  # its own counter, or a shared one anyone reads
                 return "number"

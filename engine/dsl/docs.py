@@ -46,6 +46,11 @@ Numbers (`3`), texts in double quotes (`"Spirit"`), names, lists (`[forest, rive
 comparisons `= != < <= > >=`, `and`, `or`, `not`, and filters: `CARDS where CONDITION` keeps the
 cards for which the condition holds; inside the condition, a card's fields are plain names
 (`hand(me) where type = resource and vp > 1`). `+` joins two groups of cards or players.
+`if CONDITION then A else B` is a value wherever one goes (`let n = if empty(hand(me)) then 0 else 1`); its
+`else` part reaches as far as it can (`if a then 1 else 2 * 3` is `if a then 1 else (2 * 3)`). `map`, `sort`
+(with a key) and `where` work something out once per item, with `item` the item and a card's fields bare
+names: `map(players, item.vp)`. `true` and `false` count as 1 and 0 in arithmetic and in `sum`:
+`sum(map(players, item.vp >= 5))` is how many players have 5 or more.
 
 A name is, in this order: one bound earlier in the text (`let`, `choose ... as`, `for each`), a
 built-in below, or an id of the pack: a card, zone, counter, tag, card type, parameter, function or
@@ -54,8 +59,29 @@ action. A zone that every player has is called with the player: `hand(me)`, `tab
 Reserved words: """
 
 
+_TEXTS = """## Values in texts
+
+A text in quotes may carry values: `{EXPRESSION}` inside it is worked out and put into its words, as
+`words(...)` words it (numbers as digits, yes/no, players and the pack's ids by their names, lists joined
+with commas): `log "{me} takes {card.name} with {pot} chips"`. `{{` and `}}` are braces themselves. This
+holds in every quoted text (`log`, `ask`, the `with` of `choose` and of `require`, an `oracle`'s question,
+an `invite`'s offer) and in an action's `why_not`, which is such a text without the quotes, worked out for
+the player asking. A value inside braces holds no quoted text (`let` it a name first); a mistake inside the
+braces is reported at its column.
+
+## Options in words
+
+`choose ... showing LABEL` (and `choose_secretly ... showing LABEL`) words each option with LABEL, worked out
+per option with `item` the option: `choose 1 from offers as o showing "{item.name} for {item.cost}"`. A label
+is shown only to a chooser who can see every card in the option. Without `showing`, a card reads as its name
+(or "a face-down card"), and an option that is a list (`[card, 2]`, as `map(hand(me), [item, item.vp])`
+makes) as its parts joined with " + ": "Axe + 2"; never as a card's number.
+"""
+
+
 def render_dsl() -> str:
     out = [_HEADER + ", ".join(f"`{w}`" for w in RESERVED_WORDS) + ".\n"]
+    out.append(_TEXTS.rstrip("\n"))
     out.append("\n## Verbs\n")
     for verb in sorted(VERBS.values(), key=lambda v: v.name):
         args = " ".join(p.name.upper() if p.required else f"[{p.name.upper()}]" for p in verb.args)

@@ -21,6 +21,7 @@ MAX_TEXT = 4000  # characters in one DSL text
 MAX_NESTING = 24  # brackets or blocks inside each other
 
 EFFECT, CONDITION, EXPRESSION = "effect", "condition", "expression"
+TEXT = "text"  # a text in the players' words with `{EXPRESSION}` values in it (an action's `why_not`)
 
 
 class _Indent(Indenter):
@@ -85,6 +86,7 @@ _TERMINAL_WORDS = {
 
 
 _OPERATORS = {"PLUS", "MUL", "COMPARE", "EQUAL", "AND", "OR", "WHERE", "DOT", "LSQB", "MINUS", "TIMES", "STAR", "SLASH"}
+_OPERATORS |= {"THEN"}
 _STATEMENT_STARTS = {"IF", "ELIF", "ELSE", "FOR", "LET", "REPEAT", "STOP"}
 
 
@@ -306,7 +308,13 @@ class _Lower(Transformer):
         return ["num", ch[0].start_pos, -int(ch[1])]
 
     def string(self, ch):
-        return ["str", ch[0].start_pos, str(ch[0])[1:-1]]
+        text = str(ch[0])[1:-1]
+        if "{" in text or "}" in text:  # its values are parsed once the whole text has been (`_templates`)
+            return ["template", ch[0].start_pos, text]
+        return ["str", ch[0].start_pos, text]
+
+    def if_expr(self, ch):
+        return ["ifx", _at(ch), ch[0], ch[1], ch[2]]
 
     def name(self, ch):
         return ["name", ch[0].start_pos, str(ch[0])]
@@ -368,6 +376,11 @@ def parse(text: str, mode: str = EFFECT):
             0,
             "simplify the expression with `let`",
         )
+    if mode == TEXT:
+        try:
+            return template(text, 0), None
+        except TemplateError as exc:
+            return None, exc.problem
     start = "start" if mode == EFFECT else "expression_only"
     source = text if text.endswith("\n") else text + "\n"
     if mode != EFFECT:
@@ -378,13 +391,101 @@ def parse(text: str, mode: str = EFFECT):
         shift = 0
     try:
         ir = parser().parse(source, start=start)
+        if "{" in source or "}" in source:
+            ir = _templates(ir)
     except (UnexpectedInput, DedentError) as exc:
         problem = _syntax_problem(exc, source, start)
         problem.offset = min(problem.offset + shift, max(len(text) - 1, 0))
         return None, problem
+    except TemplateError as exc:
+        exc.problem.offset = min(exc.problem.offset + shift, max(len(text) - 1, 0))
+        return None, exc.problem
     if shift:
         ir = _shift(ir, shift)
     return ir, None
+
+
+class TemplateError(Exception):
+    """A text's `{...}` that does not parse: its problem, at its offset in the whole source."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _templates(ir):
+    """The tree with each text holding `{...}` (a "template" node the parser left) made the text's parts:
+    a parse of the whole source first, then of each value inside it (the parser is not re-entrant)."""
+    if isinstance(ir, list):
+        if len(ir) == 3 and ir[0] == "template" and isinstance(ir[1], int):
+            return template(ir[2], ir[1] + 1)
+        return [_templates(x) for x in ir]
+    return ir
+
+
+def template(text: str, at: int):
+    """The instructions of a text in which `{EXPRESSION}` is a value put into its words and `{{`/`}}` are
+    braces themselves; `at` is the offset of the text's first character in the source. A text with no
+    values is a plain text (`str`); one with values is `words(...)` of its parts, so a value is worded as
+    `words` words it."""
+    parts: list = []
+    literal, start, i = [], at, 0
+    while i < len(text):
+        char = text[i]
+        if char in "{}" and text[i + 1 : i + 2] == char:
+            literal.append(char)
+            i += 2
+            continue
+        if char == "}":
+            raise TemplateError(
+                Problem("D001", "a `}` in a text closes no `{`", at + i, "write `}}` for a brace itself")
+            )
+        if char == "{":
+            end = text.find("}", i + 1)
+            if end < 0:
+                raise TemplateError(
+                    Problem(
+                        "D001",
+                        "a `{` in a text opens a value that is not closed with `}`",
+                        at + i,
+                        "write `{{` for a brace itself, or close the value: `{card.name}`",
+                    )
+                )
+            if literal:
+                parts.append(["str", start, "".join(literal)])
+                literal = []
+            parts.append(_value_in_text(text[i + 1 : end], at + i + 1))
+            i = end + 1
+            start = at + i
+            continue
+        literal.append(char)
+        i += 1
+    if literal or not parts:
+        parts.append(["str", start, "".join(literal)])
+    if len(parts) == 1 and parts[0][0] == "str":
+        return ["str", at - 1 if at else 0, parts[0][2]]
+    return ["call", at - 1 if at else 0, "words", parts]
+
+
+def _value_in_text(inner: str, at: int):
+    """The expression of one `{...}` of a text, its offsets those of the whole source."""
+    if not inner.strip():
+        raise TemplateError(
+            Problem(
+                "D001", "an empty `{}` in a text", at - 1, "put a value in it (`{pot}`), or write `{{}}` for braces"
+            )
+        )
+    source = inner.replace("\n", " ") + "\n"  # a value may run over a line break of a YAML text (`why_not`)
+    try:
+        ir = parser().parse(source, start="expression_only")
+    except (UnexpectedInput, DedentError) as exc:
+        problem = _syntax_problem(exc, source, "expression_only")
+        problem.offset = at + min(problem.offset, len(inner))
+        problem.message = problem.message.replace("the end of the line", "the end of the value (`}`)")
+        if problem.hint.startswith("expected") or not problem.hint:
+            problem.hint = (problem.hint + "; " if problem.hint else "") + "inside `{...}` goes one value"
+        raise TemplateError(problem) from None
+    return _shift(ir, at)
 
 
 def _shift(ir, by):

@@ -48,11 +48,13 @@ class FileResult:
 
 
 def dsl_texts(data: dict):
-    """(path, mode, text) for every DSL text of a document (of a known kind)."""
+    """(path, mode, text) for every DSL text of a document (of a known kind); a field's plain words
+    (`x-dsl-words`: `end_turn: never`) are not DSL."""
+    words = schema_check.dsl_words(data["kind"])
     for pattern, role, mode in schema_check.field_roles(data["kind"]):
         if role == "dsl":
             for path, text in schema_check.values_at(data, pattern):
-                if isinstance(text, str):
+                if isinstance(text, str) and text not in words.get(pattern, ()):
                     yield path, mode, text
 
 
@@ -118,6 +120,9 @@ def check_file(loaded: LoadedFile) -> FileResult:
                         lines,
                     )
                 )
+    for index, data in loaded.recovered:  # a document a YAML error left out: its names only, as a broken one
+        docs.append((index, data))
+        invalid.add(index)
     return FileResult(loaded.path, diags, docs, texts, invalid)
 
 
@@ -144,6 +149,25 @@ def _verbs_in(ir) -> set[str]:
                 found.add(node[2])
             pending.extend(x for x in node if isinstance(x, (list, tuple)))
     return found
+
+
+def _flag_uses(ir, set_: set[str], read: set[str]):
+    """Add the flags an effect sets (`flag X`, `set X to ...`) to `set_` and those it reads (`flagged(X ...)`) to
+    `read`: words only, so a name that is not a flag is harmless here."""
+    pending = [ir]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, (list, tuple)):
+            continue
+        if len(node) > 3 and node[0] == "verb" and node[2] in ("flag", "set") and node[3]:
+            first = node[3][0]
+            if isinstance(first, (list, tuple)) and first and first[0] == "name":
+                set_.add(first[2])
+        elif len(node) > 3 and node[0] == "call" and node[2] == "flagged" and node[3]:
+            first = node[3][0]
+            if isinstance(first, (list, tuple)) and first and first[0] == "name":
+                read.add(first[2])
+        pending.extend(x for x in node if isinstance(x, (list, tuple)))
 
 
 # ------------------------------------------------------------------------------ per pack
@@ -403,6 +427,10 @@ class PackChecker:
             elif kind == "counter":
                 owner = data.get("owner")
                 symbols.counter_owner[doc_id] = owner if owner in ("table", "player") else "table"
+                if data.get("keys") is not None:
+                    symbols.keyed.add(doc_id)
+            elif kind == "flag" and data.get("owner") == "table":
+                symbols.table_flags.add(doc_id)
             elif kind == "function":
                 # a `params` the schema refused: how many arguments the function takes is not known (None)
                 symbols.functions[doc_id] = (
@@ -414,6 +442,9 @@ class PackChecker:
                         symbols.card_stats.update(data[group].keys())
         for _, _, data in self.docs + self.broken:  # a broken card's tags and type too, as far as their shape allows
             if data["kind"] == "card":
+                for group in ("stats", "refs"):  # a card without a usable id (a broken `generate`) too
+                    if isinstance(data.get(group), dict):
+                        symbols.card_stats.update(k for k in data[group] if isinstance(k, str))
                 for tag in _texts(data.get("tags")):
                     symbols.ids.setdefault(tag, "tag")
                 for card_type in _texts(data.get("type")):
@@ -454,6 +485,17 @@ class PackChecker:
     def check_ref(self, file, index, path, name, target, symbols, at_key=False):
         allowed = _CATEGORY_OF_REF.get(target)
         category = symbols.ids.get(name)
+        if target == "counter" and name in symbols.keyed:  # an action's cost, an end rule's score: one number
+            self.add(
+                "R001",
+                f"`{name}` holds a number per key; a counter of one number is expected here",
+                file,
+                index,
+                path,
+                "use a counter without `keys`",
+                at_key=at_key,
+            )
+            return
         if category is not None and (allowed is None or category in allowed):
             return
         nameless = self.nameless_kinds()
@@ -500,6 +542,8 @@ class PackChecker:
         of texts from other places: the packs this one extends, and what its patches wrote."""
         parsed = {(r.path, index, path): ir for r in self.results for (index, path), ir in r.texts.items()}
         nameless = self.nameless_kinds()
+        flags_set: set[str] = set()
+        flags_read: set[str] = set()
         for file, index, data in self.docs + self.broken:
             params = data.get("params") if data["kind"] == "function" else None
             local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
@@ -515,12 +559,47 @@ class PackChecker:
                         self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
                 if ir is None:
                     continue
+                _flag_uses(ir, flags_set, flags_read)
                 for problem in dsl.check(ir, mode, symbols, local):
                     if nameless and problem.unknown:
                         continue  # perhaps the id a broken document lost
                     if lost and problem.unknown == "name":
                         continue  # perhaps one of the parameters the function's broken `params` lost
                     self.add(problem.code, problem.message, file, index, path, problem.hint, problem.offset)
+        self.check_flags(flags_set, flags_read)
+
+    def check_flags(self, flags_set: set[str], flags_read: set[str]):
+        """D009/D010: a declared flag no effect sets (a test of it is always false) or none reads (setting it
+        changes nothing). Only on a pack whose documents are all known, and only for this pack's own flags."""
+        if self.broken:
+            return
+        declared = [d["id"] for _, _, d in self.docs if d["kind"] == "flag" and isinstance(d.get("id"), str)]
+        # a misspelt flag (D002, "did you mean") is what leaves the flag it means unset or unread: said once
+        meant = {suggestions.closest(word, declared) for word in (flags_set | flags_read) - set(self.symbols.ids)}
+        for file, index, data in self.docs:
+            if data["kind"] != "flag" or not isinstance(data.get("id"), str) or self.inherited(file, index, ("id",)):
+                continue
+            flag = data["id"]
+            if flag in meant:
+                continue
+            if flag not in flags_set:
+                self.add(
+                    "D009",
+                    f"the flag `{flag}` is never set: no effect of the pack says `flag {flag}`",
+                    file,
+                    index,
+                    ("id",),
+                    f"set it where it happens (`flag {flag}`), or remove the flag and the tests of it",
+                )
+            elif flag not in flags_read:
+                self.add(
+                    "D010",
+                    f"the flag `{flag}` is set but never read: no effect tests `flagged({flag})`",
+                    file,
+                    index,
+                    ("id",),
+                    f"test it where it matters (`flagged({flag}, me)`), or remove it",
+                )
 
     # decks, components
     def cards(self):

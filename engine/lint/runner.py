@@ -358,7 +358,8 @@ class _Packs:
             cross = [
                 d for d in map(self.positions.resolve, cross) if (d.code, d.file, d.line, d.col, d.message) not in known
             ]
-            diags = [d for r in results for d in r.diagnostics] + cross
+            # one finding once: the cards one document generates share its lines (content/generate.py)
+            diags = list({_same(d): d for d in [d for r in results for d in r.diagnostics] + cross}.values())
             assert checker.effective is not None  # run() composed it
             outcome = _Outcome(diags, pack_stats, key, _errors(diags), checker.effective)
             self.effectives[pack.root] = checker.effective
@@ -417,6 +418,11 @@ class _Packs:
                 {"results": {r.path: {"hash": prints[r.path]["hash"], "result": r.to_json()} for r in ordered}},
             )
         return ordered
+
+
+def _same(diag: Diagnostic) -> tuple:
+    """What makes two findings one: the same words at the same place."""
+    return (diag.code, diag.file, diag.line, diag.col, diag.message)
 
 
 def _errors(diags) -> int:

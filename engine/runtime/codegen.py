@@ -11,7 +11,7 @@ import functools
 import re
 
 from engine import dsl
-from engine.dsl.builtins import CONSTANTS, ORIENTATIONS, implemented
+from engine.dsl.builtins import CONSTANTS, FUNCTIONS, ORIENTATIONS, implemented
 
 from . import functions
 from .budget import (
@@ -44,9 +44,11 @@ _CONSTANTS = implemented(
         "all": "'all'",
         **{word: str(number) for number, word in enumerate(ORIENTATIONS)},
         "current": "g.state['turn']['player']",
-        "players": "g.players_from(g.state['turn']['player'])",
-        "opponents": "[_p for _p in g.players_from(c.me) if _p != c.me]",
+        "players": "g.in_play_from(g.state['turn']['player'])",
+        "opponents": "[_p for _p in g.in_play_from(c.me) if _p != c.me]",
+        "all_players": "g.players_from(g.state['turn']['player'])",
         "player_count": "len(g.state['players'])",
+        "table": "'table'",
         "turn_number": "g.state['turn']['number']",
     },
 )
@@ -338,9 +340,16 @@ class ExpressionCompiler:
         self.namespace = dict(_HELPERS)
         self.items: list[str] = []  # the loop variables of the enclosing `where`s
 
-    def compile(self, node):
+    def compile(self, node, per_item: bool = False):
+        """`per_item`: a function of the context and one item, `item` bound to it (as inside `where`): how a
+        `choose ... showing LABEL` words each option."""
+        outer = self.items
+        if per_item:
+            self.items = ["_i0"]
         body = self.src(node)
-        source = "def _expression(c):\n    g = c.g\n    E = c.env\n" + _returned(body, self.key, int(node[1]))
+        self.items = outer
+        head = "def _expression(c, _i0):\n" if per_item else "def _expression(c):\n"
+        source = head + "    g = c.g\n    E = c.env\n" + _returned(body, self.key, int(node[1]))
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
@@ -374,12 +383,20 @@ class ExpressionCompiler:
         if self.items and word in ("card", "item"):
             return self.items[-1]
         if word == "item":
-            raise ContentError("`item` is only meaningful inside `where`", self.key, node[1], code="X502")
-        if word in _CONSTANTS:
+            raise ContentError(
+                "`item` is only meaningful inside `where`, `map`, `sort` or `showing`", self.key, node[1], code="X502"
+            )
+        if word in _CONSTANTS and not (word == "table" and word in self.rules.categories):  # a pack's own `table`
             return _CONSTANTS[word]
         category = self.rules.categories.get(word)
         if category == "parameter":
             return f"g.params[{word!r}]"
+        if (
+            category == "counter"
+            and self.rules.counters[word].get("owner") == "table"
+            and "keys" not in self.rules.counters[word]
+        ):
+            return f"g.counter('table', {word!r})"  # its value: where a counter is expected, `counter_name` names it
         if category is not None:
             return repr(word)
         if self.items:
@@ -395,10 +412,17 @@ class ExpressionCompiler:
 
     def _x_call(self, node):
         _, at, name, args = node
+        if name in _PER_ITEM and len(args) > 1:
+            return self._per_item_call(node)
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
+            counters = _COUNTER_ARGS.get(name, ())
             parts = [
-                repr(a[2]) if i in bare and a[0] == "name" and a[2] not in self.scope else self.src(a)
+                repr(a[2])
+                if i in bare and a[0] == "name" and a[2] not in self.scope
+                else self.counter_name(a)
+                if i in counters
+                else self.src(a)
                 for i, a in enumerate(args)
             ]
             builtin = self._bind("B", name, functions.BUILTINS[name])
@@ -414,6 +438,37 @@ class ExpressionCompiler:
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
+
+    def _per_item_call(self, node) -> str:
+        """A built-in whose later arguments are worked out per item of its first (`map`, `sort`): the items
+        paid for as a `where` pays (their number times the size of those arguments), each such argument a
+        Python function of the item."""
+        _, at, name, args = node
+        positions = _PER_ITEM[name]
+        item = f"_i{len(self.items)}"
+        parts = []
+        for i, arg in enumerate(args[1:], start=1):
+            if i in positions:
+                self.items.append(item)
+                parts.append(f"lambda {item}: {self.src(arg)}")
+                self.items.pop()
+            else:
+                parts.append(self.src(arg))
+        cost = sum(weight(args[i]) for i in positions if i < len(args))
+        source = f"_each(g, {self.src(args[0])}, {cost}, {self.key!r}, {int(at)})"
+        builtin = self._bind("B", name, functions.BUILTINS[name])
+        return f"{builtin}(c, {', '.join([source, *parts])})"
+
+    def _x_ifx(self, node):
+        _, _, test, then, otherwise = node
+        return f"(({self.src(then)}) if ({self.src(test)}) else ({self.src(otherwise)}))"
+
+    def counter_name(self, node) -> str:
+        """A verb's or function's argument where a counter is expected: a counter's bare name names it (a table
+        counter's bare name elsewhere reads its value: `_x_name`)."""
+        if node[0] == "name" and node[2] not in self.scope and self.rules.categories.get(node[2]) == "counter":
+            return repr(node[2])
+        return self.src(node)
 
     def _x_field(self, node):
         getter = self._bind("F", node[3], functions.field_getter(node[3]))
@@ -468,7 +523,7 @@ class ExpressionCompiler:
         if word in self.scope or self.items and word in ("card", "item"):
             return False
         if word in _CONSTANTS:
-            return word not in ("players", "opponents", "card")  # `card` is what `perform ... with` gave
+            return word not in ("players", "opponents", "all_players", "card")  # `card` is what `perform ... with` gave
         category = self.rules.categories.get(word)
         return category is not None and category != "parameter"
 
@@ -486,6 +541,8 @@ class ExpressionCompiler:
             return node[2] in _SCALAR_BUILTINS
         if kind == "list":
             return all(self._static(item) for item in node[2])
+        if kind == "ifx":
+            return self._static(node[3]) and self._static(node[4])
         return False
 
     def _x_where(self, node):
@@ -496,6 +553,16 @@ class ExpressionCompiler:
         self.items.pop()
         return f"[{item} for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, {int(node[1])}) if {test}]"
 
+
+# built-in functions with arguments worked out per item (`map(players, item.vp)`): their positions
+_PER_ITEM = {name: set(function.per_item) for name, function in FUNCTIONS.items() if function.per_item}
+
+# the arguments of built-in functions where a counter is expected (`amount(round)`): a bare counter name names it
+_COUNTER_ARGS = {
+    name: positions
+    for name, function in FUNCTIONS.items()
+    if (positions := tuple(i for i, param in enumerate(function.params) if param.type == "counter"))
+}
 
 # built-in functions whose value is never a list (or only one of the pack's data)
 _SCALAR_BUILTINS = frozenset(
@@ -519,6 +586,7 @@ _SCALAR_BUILTINS = frozenset(
         "next_player",
         "zone_of",
         "slot",
+        "index_of",
     }
 )
 

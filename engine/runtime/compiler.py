@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 
 from engine import dsl
-from engine.content.schema import field_roles
+from engine.content.schema import dsl_words, field_roles, values_at
 
 from .errors import ContentError
-from .exists import compile_expression
-from .verbs import compile_verb, holds_numbers
+from .exists import compile_expression, compile_item_expression
+from .verbs import compile_verb, holds_numbers, option_shape
 
 
 class Code:
@@ -45,6 +45,7 @@ class Compiler:
         self.key = key
         self.scope = set(scope)
         self.numeric: set[str] = set()  # names bound by `let` to lists of plain numbers
+        self.shapes: dict[str, list[bool]] = {}  # names bound by `let` to options that are lists (verbs.option_shape)
         self.slots = 0
         self._nodes: list = []  # where the statement being compiled goes in `Code.tree`
 
@@ -79,6 +80,11 @@ class Compiler:
             self._block(node, code)
         elif op == "let":
             (self.numeric.add if holds_numbers(node[3], self.numeric) else self.numeric.discard)(node[2])
+            shape = option_shape(node[3], self.numeric, self.shapes)
+            if shape is None:
+                self.shapes.pop(node[2], None)
+            else:
+                self.shapes[node[2]] = shape
             self.scope.add(node[2])
             value = self.expr(node[3])
             self._nodes.append(("step", self._emit(code, ("let", node[2], value), node[1])))
@@ -134,6 +140,10 @@ class Compiler:
         """A Python function of the evaluation context (codegen.py; "is X empty?" stops early: exists.py)."""
         return compile_expression(self.rules, self.key, node, frozenset(self.scope))
 
+    def item_expr(self, node):
+        """A Python function of the evaluation context and one item, `item` bound to it (`showing`)."""
+        return compile_item_expression(self.rules, self.key, node, frozenset(self.scope))
+
 
 def compile_text(rules, key: str, text: str, mode: str, scope=()):
     ir, problem = dsl.parse(text, mode)
@@ -152,8 +162,30 @@ def behaviour_fields(kind: str) -> tuple[tuple[str, str], ...]:
     return tuple((path[0], mode) for path, role, mode in field_roles(kind) if role == "dsl" and len(path) == 1)
 
 
+@functools.cache
+def _behaviour_patterns(kind: str) -> tuple[tuple[tuple, str, frozenset], ...]:
+    """(path pattern, mode, plain words) of every DSL text of a `kind`, nested ones included (the entries of
+    an end rule's `tiebreak` list); plain words (`x-dsl-words`, e.g. `end_turn: never`) are not DSL."""
+    words = dsl_words(kind)
+    return tuple((path, mode, words.get(path, frozenset())) for path, role, mode in field_roles(kind) if role == "dsl")
+
+
+def behaviour_texts(kind: str, doc: dict):
+    """(path, mode, text) of every DSL text `doc` holds, as lint checks them (lint/checks.dsl_texts)."""
+    for pattern, mode, words in _behaviour_patterns(kind):
+        for path, text in values_at(doc, pattern):
+            if isinstance(text, str) and text not in words:
+                yield path, mode, text
+
+
+def code_key(kind: str, doc_id: str, path: tuple) -> str:
+    """The key of a compiled text in `rules.code`: `action/explore/effect`, `end/goal/tiebreak/2/least`."""
+    return f"{kind}/{doc_id}/" + "/".join(map(str, path))
+
+
 def compile_rules(rules) -> None:
-    """Compile every effect, condition and function body of the pack into `rules.code`."""
+    """Compile every effect, condition and function body of the pack into `rules.code` (and the manifest's
+    DSL fields, such as `end_turn`, under `pack/ID/...`)."""
     for kind, docs in (
         ("action", rules.actions.values()),
         ("function", rules.functions.values()),
@@ -161,12 +193,10 @@ def compile_rules(rules) -> None:
         ("end", rules.ends),
         ("scoring", rules.scorings),
         ("card", rules.cards.values()),
+        ("pack", [rules.manifest] if rules.manifest.get("id") else []),
     ):
-        fields = behaviour_fields(kind)
         for doc in docs:
-            for fld, mode in fields:
-                text = doc.get(fld)
-                if isinstance(text, str):
-                    key = f"{kind}/{doc['id']}/{fld}"
-                    scope = doc.get("params") or () if kind == "function" else ()
-                    rules.code[key] = compile_text(rules, key, text, mode, scope)
+            scope = doc.get("params") or () if kind == "function" else ()
+            for path, mode, text in behaviour_texts(kind, doc):
+                key = code_key(kind, doc["id"], path)
+                rules.code[key] = compile_text(rules, key, text, mode, scope)

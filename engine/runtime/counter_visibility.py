@@ -10,6 +10,8 @@ would tell them the count was 0.
 
 from __future__ import annotations
 
+from .state import counter_keys
+
 HIDDEN = "?"  # what a view shows instead of a number its player may not read
 
 
@@ -25,11 +27,20 @@ def counters_seen(g, player) -> dict:
     """The view's counters: by owner and counter id, each value or HIDDEN."""
     return {
         owner: {
-            counter: value if can_read(g.rules, counter, owner, player) else HIDDEN for counter, value in values.items()
+            counter: (_in_order(g.rules, counter, value) if type(value) is dict else value)
+            if can_read(g.rules, counter, owner, player)
+            else HIDDEN
+            for counter, value in values.items()
         }
         for owner, values in g.state["counters"].items()
         if values
     }
+
+
+def _in_order(rules, counter_id: str, values: dict) -> dict:
+    """A counter with `keys` as a mapping key -> number, in the order its keys are declared (a loaded save
+    may hold them in another)."""
+    return {key: values[key] for key in counter_keys(rules.counters[counter_id]) or values if key in values}
 
 
 def read_by_all(rules, counter_id: str) -> bool:

@@ -3,7 +3,9 @@ A pack with `turns: rounds` plays round after round instead, each driven by its 
 
 Packs say what happens at each point (phases `when: setup | turn_start | ...`, actions with costs
 and limits, end rules, scoring); this module only says when those points come. It runs between
-effects, when the effect stack is empty, and moves `state["stage"]` along.
+effects, when the effect stack is empty, and moves `state["stage"]` along. It also keeps the rounds (a
+pass of the seats from the round's first player), the order of turns (`next_turn`), the players out
+(`eliminate`), when "end turn" is on the menu (pack.yaml `end_turn`, `menu`), and decides the winners.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from .errors import ContentError
 from .exists import compile_condition
 from .protocol import END_TURN
 from .state import State, plain_copy
+
+NOBODY = "$nobody"  # in a frame's locals: what it does is nobody's act (a phase outside any player's turn)
+NOBODYS_PHASES = ("setup", "game_start", "round_start", "round_end", "game_end")
+SCORED_BETWEEN = ("round_end", "turn_end")  # the moments other than the game's end at which a `scoring` may run
 
 
 def step(g) -> None:
@@ -29,16 +35,18 @@ def step(g) -> None:
         state["stage"] = "round_end"
     elif stage == "round_end":
         state["stage"] = "next"
-        if state["turn"]["player"] == state["players"][-1] or g.rules.in_rounds:
-            _push_phases(g, ["round_end"], state["turn"]["player"])
+        if g.rules.in_rounds or _round_ends(g):
+            state["turn"]["round_over"] = True
+            _push_phases(g, ["round_end"], first_player(g))
     elif stage == "next":
         _next_turn(g)
     elif stage == "game_end":
-        _push_phases(g, ["game_end"], state["turn"]["player"])
+        me = first_player(g)
+        _push_phases(g, ["game_end"], me)
         for scoring in reversed(g.rules.scorings):
             if scoring.get("when", "game_end") == "game_end" and scoring.get("effect"):
-                g.push(f"scoring/{scoring['id']}/effect", state["turn"]["player"])
-        state["stage"] = "result"
+                g.push(f"scoring/{scoring['id']}/effect", me, None, {NOBODY: True})
+        state["stage"] = "result"  # `win` and `end_game` from here on only declare (verbs.EndGame)
     elif stage == "result":
         _result(g)
     else:  # pragma: no cover
@@ -46,13 +54,64 @@ def step(g) -> None:
 
 
 def _push_phases(g, whens, me):
+    """Push the phases of `whens` to run in order, as `me`; a phase outside any player's turn (setup, a
+    round's start or end, the game's end) is nobody's act in the log (NOBODY), whoever `me` is."""
     frames = []
     for when in whens:
         for phase in g.rules.phases.get(when, []):
             if phase.get("effect"):
-                frames.append(f"phase/{phase['id']}/effect")
-    for key in reversed(frames):
-        g.push(key, me)
+                frames.append((f"phase/{phase['id']}/effect", when in NOBODYS_PHASES))
+        if when in SCORED_BETWEEN:  # a scoring `when: round_end` (turn_end) runs after that moment's phases
+            for scoring in g.rules.scorings:
+                if scoring.get("when") == when and scoring.get("effect"):
+                    frames.append((f"scoring/{scoring['id']}/effect", when in NOBODYS_PHASES))
+    for key, nobodys in reversed(frames):
+        g.push(key, me, None, {NOBODY: True} if nobodys else None)
+
+
+# ---------------------------------------------------------------- who plays, rounds, players out
+def out_of_play(g) -> dict:
+    """The players out of the game ("game") or of the round ("round"): `eliminate`."""
+    return g.state.get("out") or {}
+
+
+def first_player(g) -> str:
+    """The round's first player: who `me` is in phases that are nobody's turn (round_start, round_end,
+    game_end) and in a `turns: rounds` pack's whole round."""
+    turn = g.state["turn"]
+    return turn.get("first") or turn["player"]
+
+
+def _after(g, player, include=False) -> str | None:
+    """The first player in play from `player` on in seat order (`player` itself only when `include`)."""
+    out = out_of_play(g)
+    seats = g.players_from(player)
+    return next((p for p in (seats if include else seats[1:] + seats[:1]) if p not in out), None)
+
+
+def _round_ends(g) -> bool:
+    """Whether the turn that ends now is the round's last: the next turn's player (`next_turn`'s, else the
+    next in seat order) comes before this one in the round's order, which begins with its first player, or
+    is this one again though not by `next_turn` (the only player left)."""
+    turn = g.state["turn"]
+    upcoming = turn.get("next")
+    upcoming = _after(g, upcoming, include=True) if upcoming else _after(g, turn["player"])
+    if upcoming is None:
+        return True
+    order = g.players_from(first_player(g))
+    if upcoming == turn["player"]:  # the same player again: by `next_turn` (plays again), else the only one left
+        return not turn.get("next")
+    return order.index(upcoming) < order.index(turn["player"])
+
+
+def _new_round(g):
+    """A round ends: the players out of it only are back."""
+    out = g.state.get("out")
+    if out:
+        back = [p for p, why in out.items() if why == "round"]
+        for p in back:
+            del out[p]
+            g.log(f"{p} is back in the game")
 
 
 def _next_turn(g):
@@ -62,29 +121,51 @@ def _next_turn(g):
         return
     turn = state["turn"]
     ending = state["ending"]
+    wanted = turn.get("next")
+    new_round = turn["number"] == 0 or bool(turn.get("round_over"))
+    if new_round and turn["number"]:
+        _new_round(g)
     if ending is not None:
+        out = out_of_play(g)
+        while ending["queue"] and ending["queue"][0] in out:  # the players out have no last turn
+            ending["queue"].pop(0)
         if not ending["queue"]:
             state["stage"] = "game_end"
             return
         player = ending["queue"].pop(0)
-    elif turn["number"] == 0:
-        player = state["players"][0]
+    elif turn["number"] and turn["number"] >= state["max_turns"]:
+        state["ending"] = {"rule": "turn_limit", "by": None, "queue": []}
+        g.log("The turn limit is reached")
+        state["stage"] = "game_end"
+        return
+    elif g.rules.in_rounds:  # the round's first player, until `next_turn` names another
+        player = _after(g, wanted or turn.get("first") or state["players"][0], include=True)
+    elif wanted:
+        player = _after(g, wanted, include=True)
     else:
-        if turn["number"] >= state["max_turns"]:
-            state["ending"] = {"rule": "turn_limit", "by": None, "queue": []}
-            g.log("The turn limit is reached")
-            state["stage"] = "game_end"
-            return
-        order = state["players"]
-        player = order[0] if g.rules.in_rounds else order[(order.index(turn["player"]) + 1) % len(order)]
+        player = _after(g, turn["player"], include=turn["number"] == 0)
+    if player is None:
+        state["ending"] = {"rule": "everyone_out", "by": None, "queue": []}
+        g.log("Everyone is out of the game")
+        state["stage"] = "game_end"
+        return
+    rounds = turn.get("round", turn["number"] if g.rules.in_rounds else 0) + new_round  # (saves of before rounds)
     state["dead"], state["undone"] = [], {}
-    state["turn"] = {"player": player, "number": turn["number"] + 1, "acted": False, "used": {}, "closing": False}
+    state["turn"] = {
+        "player": player,
+        "number": turn["number"] + 1,
+        "acted": False,
+        "used": {},
+        "closing": False,
+        "round": rounds,
+        "first": player if new_round else first_player(g),
+    }
     for flags in state["flags"].values():
         flags.pop("$turn", None)
-    g.log(f"Round {state['turn']['number']}" if g.rules.in_rounds else f"Turn {state['turn']['number']}: {player}")
+    g.log(f"Round {rounds}" if g.rules.in_rounds else f"Turn {state['turn']['number']}: {player}")
     state["stage"] = "main"
     _push_phases(g, ["turn_start"], player)
-    if player == state["players"][0]:
+    if new_round:
         _push_phases(g, ["round_start"], player)
 
 
@@ -101,18 +182,46 @@ def _main(g):
     _check_end(g)
     if state["stage"] != "main":
         return
-    if turn["closing"] or g.rules.in_rounds:  # a round is played by its phases: no menu
+    me = turn["player"]
+    plan = turn_plan(g.rules)
+    # a round is played by its phases, and so is a turn of a pack without a menu; a player out has no turn
+    if turn["closing"] or g.rules.in_rounds or not plan.menu or me in out_of_play(g):
         state["stage"] = "turn_end"
         return
-    me = turn["player"]
     ctx = Ctx(g, {}, me, None)  # one context for every check of this menu: conditions only read it
-    options = [a for a in turn_plan(g.rules).offered if refusal(g, a, me, ctx) is None] + [END_TURN]
+    options = [a for a in plan.offered if refusal(g, a, me, ctx) is None]
+    may_end = end_refusal(g, me, ctx) is None
+    if may_end:
+        options.append(END_TURN)
+    elif not options:
+        nothing_left(g)
+        return
     g.state["pending"] = {
         "kind": "action",
         "by": [me],
-        "prompt": "Choose an action, or end your turn",
+        "prompt": "Choose an action, or end your turn" if may_end else "Choose an action",
         "options": options,
     }
+
+
+def nothing_left(g) -> None:
+    """The turn's player may not end the turn, and nothing is left that they can do: the turn ends by
+    itself (also when every action on such a menu has proved impossible, undo.py)."""
+    state: State = g.state
+    state["pending"] = None
+    state["dead"], state["undone"] = [], {}
+    g.log(f"{state['turn']['player']} has nothing left to do")
+    state["stage"] = "turn_end"
+
+
+def end_refusal(g, me, ctx=None) -> tuple | None:
+    """None when `me` may end the turn now (pack.yaml `end_turn`), else ("never",) or ("condition",)."""
+    rule = turn_plan(g.rules).end_turn
+    if rule is None:
+        return None
+    if rule is False:
+        return _NEVER
+    return None if rule(ctx or Ctx(g, {}, me, None)) else _CONDITION
 
 
 def refusal(g, action_id, me, ctx=None) -> tuple | None:
@@ -140,6 +249,7 @@ def refusal(g, action_id, me, ctx=None) -> tuple | None:
 
 
 _HIDDEN, _WHOLE_TURN, _AVAILABLE = ("hidden",), ("whole_turn",), ("available",)
+_NEVER, _CONDITION = ("never",), ("condition",)
 _LIMITED = ("once_per_turn", "once_per_game")
 
 
@@ -148,11 +258,25 @@ class TurnPlan:
     of menus. `checks`: action id -> (hidden, whole_turn, limit or None, cost as (counter, amount) pairs,
     available test or None), the test compiled by exists.py so that "is there some X?" stops at the first
     X; `offered`: the actions that are not hidden, in the pack's order; `triggers`: (end rule, its trigger,
-    compiled the same way) for the end rules that have one."""
+    compiled the same way) for the end rules that have one; `menu`: whether turns have a menu (pack.yaml
+    `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is always on the menu, False when
+    never, else the condition (pack.yaml `end_turn`) under which it is."""
 
-    __slots__ = ("checks", "offered", "triggers")
+    __slots__ = ("checks", "end_turn", "menu", "offered", "triggers")
 
     def __init__(self, rules):
+        self.menu = rules.manifest.get("menu", True) is not False
+        rule = rules.manifest.get("end_turn", "always")
+        key = f"pack/{rules.manifest.get('id')}/end_turn"
+        self.end_turn = (
+            None
+            if rule == "always" or not isinstance(rule, str)
+            else False
+            if rule == "never"
+            else compile_condition(rules, key, rule)
+            if key in rules.code
+            else None
+        )
         self.checks = {}
         for action_id, action in rules.actions.items():
             limit = action.get("limit", "unlimited")
@@ -227,8 +351,11 @@ def _check_end(g):
     if not triggers:
         return
     ctx = Ctx(g, {}, current, None)
+    out = out_of_play(g)
+    seats = g.players_from(current)
+    testing = [p for p in seats if p not in out] or seats  # a player out triggers nothing, unless all are
     for rule, trigger in triggers:
-        for player in g.players_from(current):
+        for player in testing:
             ctx.me = player
             if not trigger(ctx):
                 continue
@@ -237,12 +364,12 @@ def _check_end(g):
             if then == "last_turns_then_trigger_player":
                 # the others in turn order after the current turn (which counts as its player's last),
                 # then the trigger player
-                queue = [p for p in g.players_from(current)[1:] if p != player] + [player]
+                queue = [p for p in seats[1:] if p != player and p not in out] + [player]
                 if player == current:
                     state["turn"]["closing"] = True
-            elif then == "finish_round":
-                seats = state["players"]
-                queue = seats[seats.index(current) + 1 :]
+            elif then == "finish_round" and not g.rules.in_rounds:  # a round of a `rounds` pack is one turn
+                order = g.players_from(first_player(g))
+                queue = [p for p in order[order.index(current) + 1 :] if p not in out]
             state["ending"] = {"rule": rule["id"], "by": player, "queue": queue, "then": then}
             g.log(f"{player} triggers the end of the game ({rule.get('name', rule['id'])})")
             if then == "immediate":
@@ -257,6 +384,8 @@ def _result(g):
     counter = g.rules.score_counter
     scores = {p: g.counter(p, counter) for p in state["players"]} if counter else {}
     rule = next((r for r in g.rules.ends if r["id"] == ending.get("rule")), {})
+    if not rule and counter:  # ended otherwise (a turn limit, `end_game` with no rule holding): by the score
+        rule = next((r for r in g.rules.ends if r.get("counter") == counter), {})
     if state.get("declared") is not None:
         winners = state["declared"]
     elif rule.get("result") == "win" and ending.get("by"):
@@ -264,12 +393,13 @@ def _result(g):
     elif rule.get("result") == "loss" and ending.get("by"):
         winners = [p for p in state["players"] if p != ending["by"]]
     elif scores:
-        best = max(scores.values())
-        winners = [p for p in state["players"] if scores[p] == best]
-        tiebreak = g.rules.code.get(f"end/{rule.get('id')}/tiebreak")
-        if len(winners) > 1 and tiebreak is not None:  # the end rule's tie-break decides among the tied
-            values = {p: tiebreak(Ctx(g, {}, p, None)) or 0 for p in winners}
-            winners = [p for p in winners if values[p] == max(values.values())]
+        out = out_of_play(g)
+        contenders = [p for p in state["players"] if p not in out] or state["players"]
+        fewest = rule.get("result") == "least"
+        best = (min if fewest else max)(scores[p] for p in contenders)
+        winners = [p for p in contenders if scores[p] == best]
+        if len(winners) > 1:  # the end rule's tie-breakers decide among the tied
+            winners = _tie_broken(g, rule, winners)
     else:
         winners = []
     state["result"] = {
@@ -284,3 +414,38 @@ def _result(g):
         f"The game ends. Winner(s): {', '.join(winners) or 'none'}"
         + (f"; {counter}: " + ", ".join(f"{p} {v}" for p, v in scores.items()) if scores else "")
     )
+
+
+def _tie_broken(g, rule, tied: list) -> list:
+    """The tied players the end rule's `tiebreak` prefers: one expression, or a list applied in order, each
+    an expression or `{most: EXPR}` (more is better) or `{least: EXPR}` (less is better), `me` the tied
+    player; the first entry that tells them apart decides, and those still tied share the win."""
+    spec = rule.get("tiebreak")
+    entries = [] if isinstance(spec, str) else list(enumerate(spec or []))
+    keys: list[tuple[str, bool]] = []
+    base = f"end/{rule.get('id')}/tiebreak"
+    if isinstance(spec, str):
+        keys.append((base, False))
+    for n, entry in entries:
+        if isinstance(entry, str):
+            keys.append((f"{base}/{n}", False))
+        elif isinstance(entry, dict):
+            for word in ("most", "least"):
+                if isinstance(entry.get(word), str):
+                    keys.append((f"{base}/{n}/{word}", word == "least"))
+    for key, fewest in keys:
+        test = g.rules.code.get(key)
+        if test is None or len(tied) < 2:
+            continue
+        values = {p: _number(test(Ctx(g, {}, p, None))) for p in tied}
+        best = (min if fewest else max)(values.values())
+        tied = [p for p in tied if values[p] == best]
+    return tied
+
+
+def _number(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, (bool, int)):
+        return int(value)
+    raise ContentError(f"a tie-breaker must be a number, got {value!r}", code="X107")

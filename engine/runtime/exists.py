@@ -39,6 +39,12 @@ def compile_expression(rules, key: str, node, scope):
     return ExistsCompiler(rules, key, scope).compile(node)
 
 
+def compile_item_expression(rules, key: str, node, scope):
+    """A Python function of the evaluation context and one item: `node` worked out with `item` bound to the
+    item (as inside `where`), as `choose ... showing LABEL` words each option."""
+    return ExistsCompiler(rules, key, scope).compile(node, per_item=True)
+
+
 class ExistsCompiler(ExpressionCompiler):
     """codegen's compiler, with "X is (not) empty" compiled to `any(...)` where X allows it."""
 

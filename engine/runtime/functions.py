@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
 
-from .budget import out_of_work, spend
+from .budget import check_size, out_of_work, spend
 from .costs import cost_payable, joker_of
 from .errors import not_a_card
 from .places import room
+from .protocol import DONE
 
 MAX_NUMBERS = 1000
 
@@ -165,7 +166,7 @@ def _lines_between(c, counter, low, high):
 
 
 def _flagged(c, flag, player=None):
-    return bool(c.g.state["flags"].get(player or c.me, {}).get(flag))
+    return bool(c.g.state["flags"].get(c.g.rules.flag_holder(flag, player or c.me), {}).get(flag))
 
 
 def _next_player(c, player):
@@ -190,9 +191,14 @@ def _room(c, zone):
     return room(c.g, c.g.zone_key(zone, c.me))
 
 
-def _amount(c, counter, player=None):
+_NO_KEY = object()
+
+
+def _amount(c, counter, player=None, key=_NO_KEY):
     if counter not in c.g.rules.counters:
         raise ValueError(f"`{counter}` is not a counter")
+    if key is not _NO_KEY:  # a counter with `keys`: the number at one key
+        return c.g.counter_at(player or c.me, counter, key)
     return c.g.counter(player or c.me, counter)
 
 
@@ -214,6 +220,12 @@ def _compare_dice(c, first, second):
     return (a > b) - (a < b)  # lists compare element by element; a prefix (fewer dice) is the smaller
 
 
+def _eliminated(c, player):
+    """Out of the game or of the round (`eliminate`)."""
+    out = c.g.state.get("out")
+    return bool(out) and player in out
+
+
 def _players_from(c, player):
     return c.g.players_from(player)
 
@@ -223,6 +235,65 @@ def _words(c, *parts):
     text = "".join(c.g.label(part) for part in parts)
     spend(c.g, len(text))
     return text
+
+
+def _map(c, items, value):
+    """`map(ITEMS, EXPR)`: the items come paid for, as a `where`'s (codegen `_per_item_call`); `value` is EXPR
+    as a function of the item."""
+    mapped = [value(x) for x in items]
+    if list in map(type, mapped):  # lists in it: count what they hold
+        check_size(mapped, g=c.g)
+    return mapped
+
+
+def _unique(c, items):
+    kept: list = []
+    seen: set = set()
+    g = c.g
+    for x in _items(g, items):
+        try:
+            if x in seen:
+                continue
+            seen.add(x)
+        except TypeError:  # a list: looked for among those kept, paid for by the comparison
+            g.work -= len(kept)
+            if g.work < 0:
+                out_of_work()
+            if x in kept:
+                continue
+        kept.append(x)
+    return kept
+
+
+def _sort(c, items, key=None):
+    """Ascending and stable; by `key` (a function of the item, its items paid for by codegen) or by the items
+    themselves. Values of different kinds sort nothing < numbers and yes/no < texts < lists."""
+    g = c.g
+    items = list(_items(g, items) if key is None else items)
+    keys = [_order(key(x) if key is not None else x) for x in items]
+    spend(g, len(items) * max(1, len(items).bit_length()))
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    return [items[i] for i in order]
+
+
+def _order(value):
+    """A key that orders any two values of the DSL (Python would refuse to compare a number with a text)."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, (bool, int)):
+        return (1, int(value))
+    if isinstance(value, str):
+        return (2, value)
+    if isinstance(value, list):
+        return (3, tuple(_order(x) for x in value))
+    return (4, repr(value))
+
+
+def _index_of(c, items, item):
+    for i, x in enumerate(_items(c.g, items), start=1):
+        if x == item:
+            return i
+    return 0
 
 
 BUILTINS = implemented(
@@ -258,9 +329,84 @@ BUILTINS = implemented(
         "amount": _amount,
         "own": _own,
         "compare_dice": _compare_dice,
+        "eliminated": _eliminated,
         "players_from": _players_from,
+        "map": _map,
+        "unique": _unique,
+        "sort": _sort,
+        "index_of": _index_of,
     },
 )
+
+
+# ---------------------------------------------------------------- options in words
+def option_words(g, pending, key, value, player) -> str | None:
+    """How an option of a `choose` or `choose_secretly` reads for `player` (None: for everyone), when it
+    reads otherwise than a plain value: its `showing` label (when the player can see every card in the
+    option: a label may name them), else, for an option that is a list (`[card, 2]`), its parts joined with
+    " + ". None: the view words it as any value (views.option_label)."""
+    if pending["kind"] not in ("choose", "secret") or value == DONE:
+        return None
+    cards, shape = bool(pending.get("cards")), pending.get("shape")
+    labels = pending.get("labels")
+    if (
+        labels is not None
+        and key is not None
+        and 0 <= key < len(labels)
+        and labels[key] is not None
+        and (not cards or all(_sees(g, card, player) for card in cards_in(g, value, shape)))
+    ):
+        return labels[key]
+    if isinstance(value, list):
+        return composite_words(g, value, shape, player, cards)
+    return None
+
+
+def composite_words(g, value: list, shape, player, cards: bool = True) -> str:
+    """An option that is a list (`[card, 2]`) in words: its parts joined with " + "; a whole number is a
+    card's name (or "a face-down card" for one the reader cannot see) unless `shape` marks its place as a
+    plain number, or the options are not cards at all. Never a card's number."""
+    return (
+        " + ".join(_part_words(g, part, not cards or _number_at(shape, i), player) for i, part in enumerate(value))
+        or "nothing"
+    )
+
+
+def cards_in(g, value, shape) -> list[int]:
+    """The card numbers an option holds: itself, or the whole numbers of a list not marked plain numbers."""
+    if type(value) is int:
+        return [value]
+    if not isinstance(value, list):
+        return []
+    found: list[int] = []
+    for i, part in enumerate(value):
+        if not _number_at(shape, i):
+            found.extend(x for x in (part if isinstance(part, list) else [part]) if _is_card(g, x))
+    return found
+
+
+def _number_at(shape, i) -> bool:
+    return bool(shape) and i < len(shape) and bool(shape[i])
+
+
+def _is_card(g, value) -> bool:
+    return type(value) is int and 0 <= value < len(g._card_defs)
+
+
+def _sees(g, card, player) -> bool:
+    if player is None:
+        return all(g.can_see(card, p) for p in g.state["players"])
+    return g.can_see(card, player)
+
+
+def _part_words(g, part, number: bool, player) -> str:
+    if isinstance(part, list):
+        return ", ".join(_part_words(g, x, number, player) for x in part) or "nothing"
+    if number or not _is_card(g, part):
+        return g.label(part, player)
+    if not _sees(g, part, player):
+        return "a card" if player is None else "a face-down card"
+    return g.card_label(part, None)
 
 
 # ---------------------------------------------------------------- fields: card.X, player.X, zone.X

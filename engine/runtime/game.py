@@ -92,7 +92,8 @@ class Game(Table):
 
     def state_hash(self) -> str:
         """The game's fingerprint: equal for equal games, whatever path (or save/load) led there."""
-        bookkeeping = ("attempt", "dead", "undone", "steps", "pack_version")
+        # `known` (who knows where an unseen card lies) follows from the log: games hash as before it was kept
+        bookkeeping = ("attempt", "dead", "undone", "steps", "pack_version", "known")
         public = {k: v for k, v in self.state.items() if k not in bookkeeping}
         public["log"] = worded_log(self)  # however the log is kept, the lines it says (log_words.py)
         return hashlib.sha256(json.dumps(public, separators=(",", ":"), sort_keys=True).encode()).hexdigest()

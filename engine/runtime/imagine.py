@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from .log_words import knows
+from .protocol import DONE
 from .rng import Streams
 from .state import APPEND_ONLY, State, plain_copy
 
@@ -30,7 +32,7 @@ def determinized(g, player, seed: int):
     groups: dict[tuple[str, int | None], list[tuple[str, int]]] = {}  # (home deck, seat): places
     for key, cards in state["zones"].items():
         for i, card in enumerate(cards):
-            if card is not None and not copy.can_see(card, player):
+            if card is not None and not copy.can_see(card, player) and not knows(copy, card, player):
                 # a per-player set's cards trade places only with cards of the same set
                 home = (copy.card_def(card).get("deck") or "", g.rules.start[card][2])
                 groups.setdefault(home, []).append((key, i))
@@ -45,7 +47,33 @@ def determinized(g, player, seed: int):
         for other in [p for p in pending["answers"] if p != player]:
             del pending["answers"][other]
             pending["by"].append(other)
+    if pending is not None and pending["kind"] == "secret":
+        _forget_earlier_picks(state, pending, player)
     state["rng"] = {name: rnd.getrandbits(64) for name in state["rng"]}
     state["seed"] = rnd.getrandbits(32)
     copy.rng = Streams(state["rng"], state["seed"])
     return copy
+
+
+def _forget_earlier_picks(state, pending, player) -> None:
+    """A secret choice of several picks each (`choose_secretly ... taking N`, verbs.ChooseSecretly) asks them in
+    rounds; what the others picked in the rounds before is not known yet either: in the imagined game they
+    pick again from the start."""
+    wait = state["stack"][-1]["wait"] if state["stack"] else None
+    if not wait or "first" not in wait:
+        return
+    done = len(wait["options"])
+    for other, picks in wait["picks"].items():
+        if other == player or not picks or other not in wait["first"]:
+            continue
+        offer, allowed = wait["first"][other]
+        wait["picks"][other] = []
+        wait["offer"][other] = list(offer)
+        pending["allowed"][other] = list(allowed)
+        if done in allowed and len(pending["options"]) == done:
+            pending["options"].append(DONE)
+        if other not in wait["order"]:
+            wait["order"].append(other)
+            pending["order"].append(other)
+        if other not in pending["by"]:
+            pending["by"].append(other)

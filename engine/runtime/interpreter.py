@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import lowering
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
 from .context import Ctx
-from .driver import start_action
+from .driver import nothing_left, start_action
 from .driver import step as driver_step
 from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
 from .protocol import CHANCE, allowed_for
@@ -181,6 +181,9 @@ def advance(g):
             if not live:
                 if state["attempt"] is not None:
                     fail(g, dead_end(g, pending.get("prompt", "")))
+                    continue
+                if pending["kind"] == "action":  # a menu without "end turn" whose every action failed
+                    nothing_left(g)
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
             if (

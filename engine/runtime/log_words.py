@@ -13,6 +13,8 @@ Entries of `state["log"]` (all plain lists):
     ["move", setup, actor, verb, source, target, [card, ...], [mask, ...]]
     ["count", setup, owner, counter, change]
     ["together", setup, [[seat, label, mask], ...]]   picks told together; a label only for `mask`
+    ["reveal", setup, actor, to, [card, ...], [mask, ...]]   cards shown to `to` (seats; None: everyone),
+                                        named only for the seats of each card's mask (who saw it then)
 `setup` is 0 in play, 1 for a line of the setup, 2 for a setup move that is nobody's act.
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 from .counter_visibility import change_line
 from .layout import OWNER, PUBLIC, TOP, sight_of
 
-MOVE, COUNT, TOGETHER = "move", "count", "together"
+MOVE, COUNT, TOGETHER, REVEAL = "move", "count", "together", "reveal"
 SETUP = "Setup: "
 HIDDEN_CARD = "a card"
 # a move of the setup that is nobody's act: "Setup: 3 cards drawn from ..."
@@ -81,6 +83,30 @@ def seen_by(g, card: int) -> int:
     return sight
 
 
+def remember(g, card: int, mask: int) -> None:
+    """The seats of `mask` saw `card` go where they cannot see it: they know where it lies (the state's
+    `known`, what a player's information set keeps: imagine.determinized leaves such cards in place) until
+    it moves again (Table.move forgets it) or its pile is shuffled (`forget_all`)."""
+    known = g.state.get("known")
+    if known is None:  # a game saved before players' knowledge was kept: it keeps none
+        return
+    known[str(card)] = [p for p, bit in seat_bits(g).items() if mask & bit]
+
+
+def forget_all(g, cards) -> None:
+    known = g.state.get("known")
+    if known:
+        for card in cards:
+            if card is not None:
+                known.pop(str(card), None)
+
+
+def knows(g, card: int, player) -> bool:
+    """Whether `player` knows where `card` lies although they cannot see it there (`remember`)."""
+    known = g.state.get("known")
+    return bool(known) and player in known.get(str(card), ())
+
+
 # ------------------------------------------------------------------------------------------- recording
 def setup_flag(g, by_nobody: bool = False) -> int:
     if not g.in_setup():
@@ -107,6 +133,12 @@ def log_together(g, picks: list) -> None:
     g.state["log"].append([TOGETHER, setup_flag(g), picks])
 
 
+def log_revealed(g, actor, to: list | None, cards: list) -> None:
+    """Cards shown to the seats `to` (None: everyone), with who can see each now: worded when read, the
+    names only for them ("P2 shows Amber to P1"; a bystander reads "P2 shows a card to P1")."""
+    g.state["log"].append([REVEAL, setup_flag(g), actor, to, list(cards), [seen_by(g, x) for x in cards]])
+
+
 def worded_log(g) -> list:
     """The whole log in the form the state's hash is taken over (see `worded`)."""
     return [worded(g, entry) for entry in g.state["log"]]
@@ -128,10 +160,13 @@ def word(g, entry: list, reader) -> str:
     elif kind == COUNT:
         viewers = [reader] if reader in bits else g.state["players"]
         text = change_line(g, entry[2], entry[3], entry[4], viewers)
+    elif kind == REVEAL:
+        text = _word_reveal(g, entry, mask)
     else:
-        text = "Chosen together: " + ", ".join(
-            f"{seat} {label if mask & seen == mask else HIDDEN_CARD}" for seat, label, seen in entry[2]
-        )
+        told: dict[str, list[str]] = {}  # a seat's several picks (`taking`) read "P1 Amber + a card"
+        for seat, label, seen in entry[2]:
+            told.setdefault(seat, []).append(label if mask & seen == mask else HIDDEN_CARD)
+        text = "Chosen together: " + ", ".join(f"{seat} {' + '.join(labels)}" for seat, labels in told.items())
     return SETUP + text if entry[1] else text
 
 
@@ -142,10 +177,26 @@ def _word_move(g, entry, mask) -> str:
         for card, sight in zip(cards, seen, strict=True)
     ]
     where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
-    if setup == 2:
+    if setup == 2 or actor is None:  # nobody's act: "3 cards drawn from ..." (setup), "Axe is discarded from ..."
         shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
-        return f"{shown} {SETUP_WORDS.get(verb, verb)} {where}"
+        done = f"given to {verb[6:]}" if verb.startswith("gives ") else SETUP_WORDS.get(verb, verb)
+        return f"{shown} {done} {where}" if setup else f"{shown} {'are' if len(names) > 1 else 'is'} {done} {where}"
     return f"{actor} {verb} {', '.join(names)} {where}"
+
+
+def _word_reveal(g, entry, mask) -> str:
+    _, _setup, actor, to, cards, seen = entry
+    names = [
+        g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD
+        for card, sight in zip(cards, seen, strict=True)
+    ]
+    shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
+    who = f"{actor} " if actor is not None else ""
+    if to is None:
+        return f"{who}reveals {shown}" if who else f"{shown} revealed"
+    if to == [actor]:
+        return f"{actor} looks at {shown}"
+    return f"{who}shows {shown} to {', '.join(to)}" if who else f"{shown} shown to {', '.join(to)}"
 
 
 def worded(g, entry: list) -> list:

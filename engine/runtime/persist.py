@@ -21,9 +21,9 @@ from engine.content.schema import _TYPE_WORDS
 from engine.files import atomic, jsonload, resources
 
 from .errors import ContentError, GameError
-from .log_words import COUNT, MOVE, TOGETHER
+from .log_words import COUNT, MOVE, REVEAL, TOGETHER
 from .protocol import CHANCE, END_TURN, SIMULTANEOUS, allowed_for
-from .state import FORMAT
+from .state import FORMAT, counter_keys
 
 LOG_SCHEMA, SAVE_SCHEMA = "log.schema.json", "save.schema.json"
 # the verb that asks each kind of decision, and so must be the step its frame waits at
@@ -382,6 +382,11 @@ class _StateCheck:
                 self.fail(f"{jsonload.shown(key)} is not a card number of this pack", "shown", key)
             if seen != "all" and not set(seen) <= set(players):
                 self.fail("names a seat this game does not have", "shown", key)
+        for key, seats in state.get("known", {}).items():
+            if not (key.isdigit() and key == str(int(key)) and int(key) < total):
+                self.fail(f"{jsonload.shown(key)} is not a card number of this pack", "known", key)
+            if not set(seats) <= set(players):
+                self.fail("names a seat this game does not have", "known", key)
 
     def counters(self):
         state, rules = self.state, self.rules
@@ -401,11 +406,22 @@ class _StateCheck:
                         owner,
                         counter_id,
                     )
-                low, high = spec.get("min"), spec.get("max")
-                if (low is not None and value < low) or (high is not None and value > high):
+                keys = counter_keys(spec)
+                if (keys is None) == isinstance(value, dict) or keys is not None and set(value) != set(keys):
                     self.fail(
-                        f"{value} is outside the counter's range ({low} to {high})", "counters", owner, counter_id
+                        "must be one number"
+                        if keys is None
+                        else f"must hold a number for each key ({', '.join(keys)})",
+                        "counters",
+                        owner,
+                        counter_id,
                     )
+                low, high = spec.get("min"), spec.get("max")
+                for number in value.values() if isinstance(value, dict) else [value]:
+                    if (low is not None and number < low) or (high is not None and number > high):
+                        self.fail(
+                            f"{number} is outside the counter's range ({low} to {high})", "counters", owner, counter_id
+                        )
 
     def turn(self):
         state = self.state
@@ -552,6 +568,17 @@ class _StateCheck:
                     if seat not in players:
                         self.fail("is not a seat of this game", "log", i, 2, n, 0)
                 masks = [(n, pick[2]) for n, pick in enumerate(entry[2])]
+            elif kind == REVEAL:
+                actor, to, cards, seen = entry[2], entry[3], entry[4], entry[5]
+                for field, seat in [(2, actor)] + [(3, s) for s in to or []]:
+                    if seat is not None and seat not in players:
+                        self.fail(f"{jsonload.shown(seat)} is not a seat of this game", "log", i, field)
+                for n, card in enumerate(cards):
+                    if card >= total:
+                        self.fail(f"there is no card {card}: the pack has {total} (0 to {total - 1})", "log", i, 4, n)
+                if len(seen) != len(cards):
+                    self.fail("who saw the cards needs one for each card", "log", i, 5)
+                masks = [(n, mask) for n, mask in enumerate(seen)]
             else:  # the schema allows no other kind
                 continue
             for n, mask in masks:
@@ -560,5 +587,5 @@ class _StateCheck:
                         f"{mask} names seats this game does not have ({len(players)} seats: less than {seats})",
                         "log",
                         i,
-                        *((7, n) if kind == MOVE else (2, n, 2)),
+                        *((7, n) if kind == MOVE else (5, n) if kind == REVEAL else (2, n, 2)),
                     )

@@ -60,6 +60,7 @@ class Ruleset:
     ends: list[dict] = field(default_factory=list)
     scorings: list[dict] = field(default_factory=list)
     functions: dict[str, dict] = field(default_factory=dict)
+    flags: dict[str, dict] = field(default_factory=dict)  # flag id -> its `kind: flag` document
     categories: dict[str, str] = field(default_factory=dict)  # id -> kind (card, zone, tag, ...)
     code: dict[str, object] = field(default_factory=dict)  # "action/explore" -> compiled code
     fingerprint: str = ""  # changes whenever any document changes
@@ -140,6 +141,11 @@ class Ruleset:
             values = cache[name] = [per_def[def_id] for def_id in self.instances]
         return values
 
+    def flag_holder(self, flag, player):
+        """Whose flag `flag` is: the table's for a flag declared `owner: table`, else `player`'s."""
+        spec = self.flags.get(flag) if isinstance(flag, str) else None
+        return "table" if spec is not None and spec.get("owner") == "table" else player
+
     @property
     def in_rounds(self) -> bool:
         """`turns: rounds`: the table plays round after round, driven by phases, with no turn menus."""
@@ -175,6 +181,7 @@ def load(root: Path) -> Ruleset:
         ("counter", rules.counters),
         ("function", rules.functions),
         ("action", rules.actions),
+        ("flag", rules.flags),
     ):
         for _, _, data in ordered.get(kind, []):
             target[data["id"]] = data
@@ -194,12 +201,11 @@ def load(root: Path) -> Ruleset:
         rules.phases.setdefault(data.get("when"), []).append(data)
     rules.ends = [d for _, _, d in ordered.get("end", [])]
     rules.scorings = [d for _, _, d in sorted(ordered.get("scoring", []), key=lambda d: d[2].get("order", 0))]
-    for kind, docs_of_kind in ordered.items():
-        fields = compiler.behaviour_fields(kind)
+    manifests = [(f, i, d) for f, i, d in docs if d is manifest and isinstance(d.get("id"), str)]
+    for kind, docs_of_kind in [*ordered.items(), ("pack", manifests)]:
         for file, index, data in docs_of_kind:
-            for fld, _mode in fields:
-                if isinstance(data.get(fld), str):
-                    at_file, at_index, at_path = effective.locate(file, index, (fld,))
-                    rules.sources[f"{kind}/{data['id']}/{fld}"] = Source(display(at_file), at_index, at_path)
+            for path, _mode, _text in compiler.behaviour_texts(kind, data):
+                at_file, at_index, at_path = effective.locate(file, index, path)
+                rules.sources[compiler.code_key(kind, data["id"], path)] = Source(display(at_file), at_index, at_path)
     compiler.compile_rules(rules)
     return rules

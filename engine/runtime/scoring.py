@@ -12,9 +12,9 @@ DECIDED = 1_000  # what a won (or lost) game is worth to `projected_margin`, bey
 
 def projected_margin(g, player, *, in_place: bool = False) -> int:
     """The player's score minus the best other score, were the game to end now (the pack's end
-    scoring included): a game-independent measure of how well a player is doing. `in_place`: end this
-    very game instead of a copy, for a game thrown away afterwards (a bot's imagined game): the same
-    number without the cost of a clone. A pack with no score counter ends with no scores
+    scoring included; the other way round when the fewest points win): a game-independent measure of how
+    well a player is doing. `in_place`: end this very game instead of a copy, for a game thrown away
+    afterwards (a bot's imagined game): the same number without the cost of a clone. A pack with no score counter ends with no scores
     (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
     counter = g.rules.score_counter
     over = g.over
@@ -35,12 +35,20 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         scores = scores or now
     if not scores:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
+    if fewest_win(g.rules):  # `result: least`: the fewest points are the best, so a margin counts them down
+        scores = {p: -v for p, v in scores.items()}
     others = [v for p, v in scores.items() if p != player]
     margin = scores.get(player, 0) - (max(others) if others else 0)
     if over:  # a game decided by winning or losing (a solo or cooperative end) counts that first
         winners = g.state["result"]["winners"]
         margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
     return margin
+
+
+def fewest_win(rules) -> bool:
+    """Whether the end rule that names the score counter makes the fewest of it win (`result: least`)."""
+    counter = rules.score_counter
+    return any(rule.get("counter") == counter and rule.get("result") == "least" for rule in rules.ends)
 
 
 def progress(g) -> dict:

@@ -123,7 +123,7 @@ def oracle_view(game: Game, watcher=None) -> dict:
         "prompt": f"At the table: {pending.get('prompt', '')}",
         "kind": "oracle",
         "options": [
-            {"key": k, "label": option_label(game, pending, pending["options"][k], None)} for k in decision.legal
+            {"key": k, "label": option_label(game, pending, pending["options"][k], None, k)} for k in decision.legal
         ],
     }
     return view

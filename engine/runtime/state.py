@@ -23,6 +23,10 @@ class Turn(TypedDict):
     acted: bool  # an action was carried out this turn
     used: dict[str, int]  # action id: times taken this turn
     closing: bool  # the turn is closing: it ends once the stack is empty
+    round: NotRequired[int]  # the round, counting from 1: a `rounds` pack's round, else a pass of the seats
+    first: NotRequired[str]  # the round's first player (`me` in phases that are nobody's turn)
+    next: NotRequired[str]  # whose turn is next (`next_turn`), instead of the next seat's
+    round_over: NotRequired[bool]  # this turn ended the round: the next turn begins a new one
 
 
 class Frame(TypedDict):
@@ -52,6 +56,8 @@ class Pending(TypedDict):
     allowed: NotRequired[dict[str, list[int]]]  # each player's own options
     probs: NotRequired[list[float]]  # chance: each option's probability
     stream: NotRequired[str]  # chance: the random stream that answers
+    labels: NotRequired[list[str | None]]  # choices: how each option reads (`showing`), None for "done"
+    shape: NotRequired[list[bool]]  # choices of lists: the places that hold plain numbers, not card numbers
 
 
 class Ending(TypedDict):
@@ -82,7 +88,9 @@ class Snapshot(TypedDict):
     loc: list[str]  # card number: its zone key
     orient: list[int]  # card number: 0 upright, 1 turned, 2 reversed
     shown: dict[str, Any]  # card number (text): "all" or the players shown it
-    counters: dict[str, dict[str, int]]  # owner (a seat or "table"): counter id: value
+    known: NotRequired[dict[str, list[str]]]  # card number (text): seats that know where it lies unseen
+    # owner (a seat or "table"): counter id: value, or for a counter with `keys` key (as text): value
+    counters: dict[str, dict[str, int | dict[str, int]]]
     flags: dict[str, dict[str, Any]]  # owner: flag: value
     used: dict[str, dict[str, int]]  # seat: action id: times taken this game
     turn: Turn
@@ -95,6 +103,7 @@ class Snapshot(TypedDict):
     steps: int  # steps run since the last answer
     attempt: "Attempt | None"
     declared: NotRequired[list[str]]  # winners an effect declared (`win`)
+    out: NotRequired[dict[str, Literal["game", "round"]]]  # seat: out of the game or of the round (`eliminate`)
 
 
 class Attempt(TypedDict):
@@ -115,6 +124,17 @@ class State(Snapshot):
     log: list[list[Any]]
     history: list[list[Any]]  # every answer: [who, option]
     undone: NotRequired[dict[str, str]]  # action id: why it was undone (absent in old saves)
+
+
+def counter_keys(counter: dict) -> tuple[str, ...] | None:
+    """The keys of a counter with `keys` (a number per key), as the state writes them (texts); None for a
+    counter of one number."""
+    keys = counter.get("keys")
+    if keys is None:
+        return None
+    if isinstance(keys, dict):
+        return tuple(str(k) for k in range(int(keys["from"]), int(keys["to"]) + 1))
+    return tuple(str(k) for k in keys)
 
 
 def plain_copy(data):
@@ -144,10 +164,12 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         else:
             zones[zone].append(number)
         loc.append(zone)
-    counters: dict[str, dict[str, int]] = {p: {} for p in names + ["table"]}
+    counters: dict[str, dict[str, int | dict[str, int]]] = {p: {} for p in names + ["table"]}
     for counter_id, counter in rules.counters.items():
+        per_key = counter_keys(counter)
+        start = int(counter.get("start", 0))
         for owner in names if counter.get("owner") == "player" else ["table"]:
-            counters[owner][counter_id] = int(counter.get("start", 0))
+            counters[owner][counter_id] = start if per_key is None else dict.fromkeys(per_key, start)
     return {
         "format": FORMAT,
         "pack": rules.pack_id,
@@ -160,10 +182,12 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         "loc": loc,
         "orient": [0] * len(rules.instances),
         "shown": {},
+        "known": {},
         "counters": counters,
         "flags": {p: {} for p in names + ["table"]},
         "used": {p: {} for p in names},
-        "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "closing": False},
+        "turn": {"player": names[0], "number": 0, "acted": False, "used": {}, "closing": False, "round": 0},
+        "out": {},
         "stage": "setup",
         "stack": [],
         "pending": None,

@@ -164,11 +164,27 @@ class Table:
         i = order.index(player) if player in order else 0
         return order[i:] + order[:i]
 
+    def in_play_from(self, player) -> list[str]:
+        """`players_from(player)` less the players out of the game or the round (`eliminate`)."""
+        seats = self.players_from(player)
+        out = self.state.get("out")
+        return [p for p in seats if p not in out] if out else seats
+
     def counter(self, owner, counter_id):
         values = self.state["counters"].get(owner, {})
         if counter_id in values:
             return values[counter_id]
         return self.state["counters"]["table"].get(counter_id, 0)  # a shared counter, read by anyone
+
+    def counter_at(self, owner, counter_id, key):
+        """The number at `key` of a counter with `keys` (state.counter_keys)."""
+        values = self.counter(owner, counter_id)
+        if not isinstance(values, dict):
+            raise ContentError(f"`{counter_id}` has no keys: read it without one", code="X107")
+        word = _key_word(key)
+        if word not in values:
+            raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(values)})", code="X107")
+        return values[word]
 
     def counter_lines(self, counter_id):
         counter = self.rules.counters.get(counter_id, {})
@@ -177,7 +193,8 @@ class Table:
         return counter.get("lines") or []
 
     # ------------------------------------------------------------------ changing the state
-    def set_counter(self, owner, counter_id, value):
+    def set_counter(self, owner, counter_id, value, key=None):
+        """Set a counter (of a counter with `keys`, the number at `key`); returns the change."""
         spec = self.rules.counters.get(counter_id)
         if spec is None:
             raise ContentError(f"`{counter_id}` is not a counter", code="X107")
@@ -188,10 +205,26 @@ class Table:
             value = max(int(low), value)
         if high is not None:
             value = min(int(high), value)
-        old = self.state["counters"][owner].get(counter_id, 0)
+        held = self.state["counters"][owner]
+        if key is not None or isinstance(held.get(counter_id), dict):
+            held = held[counter_id]
+            if not isinstance(held, dict):
+                raise ContentError(f"`{counter_id}` has no keys: change it without `at`", code="X107")
+            if key is None:  # every key at once: `set progress to 0`
+                changes = [self._set_one(spec, counter_id, held, word, value) for word in held]
+                return sum(changes)
+            word = _key_word(key)
+            if word not in held:
+                raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(held)})", code="X107")
+            return self._set_one(spec, counter_id, held, word, value)
+        return self._set_one(spec, counter_id, held, counter_id, value)
+
+    @staticmethod
+    def _set_one(spec, counter_id, held, word, value) -> int:
+        old = held.get(word, 0)
         if spec.get("monotonic") and value < old:
             raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}", code="X111")
-        self.state["counters"][owner][counter_id] = value
+        held[word] = value
         return value - old
 
     def move(self, card: int, target: str, slot=None):
@@ -221,6 +254,9 @@ class Table:
         state["loc"][card] = target
         state["orient"][card] = 0
         state["shown"].pop(str(card), None)
+        known = state.get("known")
+        if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
+            known.pop(str(card), None)
 
     def refill(self, key: str) -> bool:
         """Rebuild an empty deck from its `refill_from` zone, shuffled. Whether any card came back."""
@@ -337,3 +373,10 @@ class Table:
     def log_for(self, player) -> list[str]:
         """The log as `player` reads it (None: what everyone may read), worded now (log_words.py)."""
         return lines_for(self, player)
+
+
+def _key_word(key) -> str:
+    """A key of a counter with `keys` as the state writes it: `7` and `wood` as texts."""
+    if isinstance(key, bool) or not isinstance(key, (int, str)):
+        raise ContentError(f"a counter's key is a name or a number, not {key!r}", code="X107")
+    return str(key)

@@ -102,10 +102,11 @@ def zone_text(view, key, zone) -> str:
 def _title(view, spectator: bool, width: int) -> Text:
     you, turn = view["you"], view["turn"]
     seat = f"watching {you}" if spectator else f"you are {you}"
+    rounds = turn.get("round", turn["number"])  # rounds, not picks: a round, or a pass of the seats
     text = (
-        f"Round {turn['number']} — {seat}"
+        f"Round {rounds} — {seat}"
         if turn.get("rounds")
-        else f"Turn {turn['number']} — {turn['player']} to play — {seat}"
+        else f"Round {rounds} · Turn {turn['number']} — {turn['player']} to play — {seat}"
     )
     goals = view.get("about", {}).get("goal") or []
     if goals:
@@ -184,7 +185,10 @@ def _player_counters(view) -> list[str]:
 
 def counter_value(view, counter: str, value) -> str:
     """A counter's value as the table shows it: the pack's word for it (`labels` in counters.yaml), else
-    the number (or "?" for one the player may not read)."""
+    the number (or "?" for one the player may not read); a counter with `keys` as its keys that are not 0,
+    `key:number` each (`7:3 8:1`), or 0."""
+    if isinstance(value, dict):
+        return " ".join(f"{key}:{number}" for key, number in value.items() if number) or "0"
     return view.get("counter_words", {}).get(counter, {}).get(str(value), str(value))
 
 
@@ -195,7 +199,8 @@ def _counter_label(view, counter: str) -> str:
 
 def _marked(view, player, spectator: bool) -> Text:
     marker = " (you)" if player == view["you"] and not spectator else ""
-    return _shown(player + marker, "bold" if marker else "")
+    out = (view.get("out") or {}).get(player)  # `eliminate`: out of the game or the round
+    return _shown(player + marker + (f" (out of the {out})" if out else ""), "bold" if marker else "dim" if out else "")
 
 
 _EMPTY = ("", "—")
@@ -615,20 +620,59 @@ def help_lines() -> list[Text]:
     return [Text("Commands:", "bold")] + [Text(f"  {c:<{widest}}  {what}") for c, what in HELP]
 
 
+CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
+
+
+class HandOver:
+    """Several people at one terminal (`knap play --human 1 --human 2`): between two different seats the
+    screen and its scrollback are cleared and the keyboard is handed over ("Pass to P2 — press Enter"), so
+    that nobody reads the previous seat's hand or choices. Shared by the seats' HumanAgents."""
+
+    def __init__(self):
+        self.last: str | None = None  # the seat that answered last at this terminal
+
+    def to(self, seat: str, console: Console, stdin) -> None:
+        if self.last is not None and seat != self.last:
+            clear(console)
+            console.print(Text(f"Pass to {seat} — press Enter", "bold"), end="")
+            line = stdin.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                raise KeyboardInterrupt
+            clear(console)
+        self.last = seat
+
+
+def clear(console: Console) -> None:
+    """Clear the screen and, where the terminal keeps one, its scrollback; elsewhere (a pipe) a plain
+    separator line, so a transcript still shows where a seat's screen began."""
+    if console.is_terminal:
+        console.file.write(CLEAR_SCREEN_AND_SCROLLBACK)
+        console.file.flush()
+    else:
+        console.print()
+
+
 class HumanAgent:
     """Asks the person at the keyboard; reads answers and commands from `stdin` (a pseudo terminal or a
-    pipe). `q`, Ctrl-C and the end of input raise KeyboardInterrupt: the caller saves the game."""
+    pipe). `q`, Ctrl-C and the end of input raise KeyboardInterrupt: the caller saves the game. With
+    `hand_over` (shared by the seats several people play at one terminal) the keyboard is handed over,
+    behind a cleared screen, whenever another seat must answer."""
 
     name = "human"
 
-    def __init__(self, console: Console | None = None, stdin=None, *, spectator: bool = False):
+    def __init__(
+        self, console: Console | None = None, stdin=None, *, spectator: bool = False, hand_over: HandOver | None = None
+    ):
         self.console = console or safe_console()
         self.stdin = stdin or sys.stdin
         self.spectator = spectator  # answers for the table (an oracle) without a seat of their own
+        self.hand_over = hand_over
         self.seen = 0  # log lines shown at the last decision: the board shows the tail since then
         self.recent: list[str] = []
 
     def act(self, view, legal, model=None):
+        if self.hand_over is not None:  # an oracle's question too: it shows the table as `view["you"]` sees it
+            self.hand_over.to(view["you"], self.console, self.stdin)
         question = Question(view["decision"])
         height = self.console.height
         at_least = question.lines(self.console.width, max(QUESTION_ROOM, height // 3))  # room the question keeps

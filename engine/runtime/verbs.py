@@ -13,9 +13,20 @@ from .budget import bounded, bounded_int, spend
 from .context import Ctx
 from .costs import cost_payable, joker_of
 from .counter_visibility import read_by_all
-from .driver import triggered
+from .driver import NOBODY, triggered
 from .errors import ContentError
-from .log_words import MOVE, log_counted, log_together, log_unchanged, seen_by
+from .functions import cards_in, composite_words, option_words
+from .log_words import (
+    MOVE,
+    forget_all,
+    log_counted,
+    log_revealed,
+    log_together,
+    log_unchanged,
+    remember,
+    seat_bits,
+    seen_by,
+)
 from .places import slide
 from .protocol import DONE
 
@@ -33,7 +44,7 @@ def compile_verb(compiler, node):
     compiled, raw, binds = {}, {}, []
     for param, arg in zip(spec.params_for(len(args)), args, strict=False):
         raw[param.name] = arg
-        if param.type == "name":
+        if param.type == "name" or param.type == "counter" and _names_counter(compiler, arg):
             compiled[param.name] = _constant(arg[2])
         else:
             compiled[param.name] = compiler.expr(arg)
@@ -42,22 +53,41 @@ def compile_verb(compiler, node):
         if prep == "as":
             compiled["as"] = value[2]
             binds.append(value[2])
+        elif (
+            getattr(spec.clauses.get(prep), "type", "") == "moment"  # a plain word: `until round_end`
+            or getattr(spec.clauses.get(prep), "type", "") == "counter"
+            and _names_counter(compiler, value)
+        ):
+            compiled[prep] = _constant(value[2])
+        elif prep == "showing":  # worked out per option, `item` the option
+            compiled[prep] = compiler.item_expr(value)
         else:
             compiled[prep] = compiler.expr(value)
     if name in ("choose", "choose_secretly"):
         impl = IMPLEMENTATIONS[name](name, compiled, raw, frozenset(compiler.numeric))
+        impl.shape = option_shape(raw.get("from"), compiler.numeric, getattr(compiler, "shapes", {}))
     else:
         impl = IMPLEMENTATIONS[name](name, compiled, raw)
     return ("verb", impl), binds
+
+
+def _names_counter(compiler, node) -> bool:
+    """A counter's bare name where a counter is expected names it (`gain 1 round`), though a table counter's
+    bare name reads its value elsewhere (`round >= 3`; codegen.py)."""
+    return node[0] == "name" and node[2] not in compiler.scope and compiler.rules.categories.get(node[2]) == "counter"
 
 
 def holds_numbers(node, numeric) -> bool:
     """Whether an expression makes a list of plain numbers: `numbers(...)`, `[1, 2]`, a name bound to one
     by `let`, or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
     if node[0] == "call":
-        if node[2] == "without" and node[3]:  # a list of numbers less one is still numbers
+        if node[2] in ("without", "sort", "unique") and node[3]:  # numbers less one, or reordered: still numbers
             return holds_numbers(node[3][0], numeric)
+        if node[2] == "map" and len(node[3]) == 2:  # each a plain number (`map(hand(me), item.vp)`)
+            return plain_number(node[3][1], numeric, holds_numbers(node[3][0], numeric))
         return node[2] in ("numbers", "between")
+    if node[0] == "ifx":
+        return holds_numbers(node[3], numeric) and holds_numbers(node[4], numeric)
     if node[0] == "list":
         return all(item[0] == "num" for item in node[2])
     if node[0] == "name":
@@ -76,7 +106,62 @@ def options_are_cards(raw, numeric) -> bool:
     return not (source is not None and holds_numbers(source, numeric))
 
 
+def option_shape(node, numeric, shapes, item_number: bool = False) -> list[bool] | None:
+    """For options that are lists written in the text (`[[card, 2], ...]`, `map(hand(me), [item, item.vp])`,
+    or a name `let` bound to such): which of their places hold plain numbers rather than card numbers (both
+    are whole numbers at run time), so that an option reads "Axe + 2", never a card's number. None: no such
+    lists."""
+    if node is None:
+        return None
+    kind = node[0]
+    if kind == "list" and node[2] and all(inner[0] == "list" for inner in node[2]):
+        rows = [[plain_number(x, numeric, item_number) for x in inner[2]] for inner in node[2]]
+        return [all(i < len(row) and row[i] for row in rows) for i in range(max(map(len, rows)))]
+    if kind == "call" and node[2] == "map" and len(node[3]) == 2 and node[3][1][0] == "list":
+        inner = holds_numbers(node[3][0], numeric)
+        return [plain_number(x, numeric, inner) for x in node[3][1][2]]
+    if kind == "call" and node[2] in ("sort", "unique", "without", "map") and node[3]:
+        return option_shape(node[3][0], numeric, shapes, item_number) if node[2] != "map" else None
+    if kind == "where":
+        return option_shape(node[2], numeric, shapes, item_number)
+    if kind == "name":
+        return shapes.get(node[2])
+    if kind == "op" and node[2] == "+":
+        left, right = (option_shape(x, numeric, shapes, item_number) for x in (node[3], node[4]))
+        if left is None or right is None:
+            return left or right
+        return [a and b for a, b in zip(left, right, strict=False)]
+    return None
+
+
+_NUMBER_CALLS = frozenset({"count", "sum", "min", "max", "copies", "requires_held", "lines_between", "slot"})
+_NUMBER_CALLS |= {"room", "amount", "compare_dice", "index_of", "has", "contains", "empty", "flagged"}
+
+
+def plain_number(node, numeric, item_number: bool = False) -> bool:
+    """Whether an expression's value is a plain number (or yes/no), never a card's number: `2`, `item.vp`,
+    `count(...)`, arithmetic; `item` when the items are numbers."""
+    kind = node[0]
+    if kind in ("num", "neg", "cmp", "and", "or", "not", "field"):
+        return True
+    if kind == "op":
+        return (
+            node[2] in "*/%"
+            or plain_number(node[3], numeric, item_number)
+            and plain_number(node[4], numeric, item_number)
+        )
+    if kind == "call":
+        return node[2] in _NUMBER_CALLS
+    if kind == "name":
+        return node[2] == "item" and item_number or node[2] in numeric
+    if kind == "ifx":
+        return plain_number(node[3], numeric, item_number) and plain_number(node[4], numeric, item_number)
+    return False
+
+
 class VerbStep:
+    shape: list[bool] | None = None  # choices: the places of list options that hold plain numbers (option_shape)
+
     def __init__(self, name, args, raw):
         self.name = name
         self.args = args
@@ -100,7 +185,17 @@ class VerbStep:
             c.env[name] = value
 
     def cards(self, c, value):
-        return [x for x in c.g.items_of(value) if isinstance(x, int)]
+        items = c.g.items_of(value)
+        cards = [x for x in items if type(x) is int]
+        if len(cards) != len(items):  # a card's id names a kind of card, never one on the table: say so, not nothing
+            named = next((x for x in items if type(x) is str and x in c.g.rules.cards), None)
+            if named is not None:
+                raise ContentError(
+                    f"`{named}` is the id of a kind of card, not a card on the table: `{self.name}` needs cards "
+                    f"from a zone (`ZONE where id = {named}`)",
+                    code="X107",
+                )
+        return cards
 
     def resume(self, g, c, frame, answer):  # pragma: no cover -- only decision verbs are resumed
         raise ContentError(f"`{self.name}` asks nothing", code="X115")
@@ -112,7 +207,13 @@ class Gain(VerbStep):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
-        changed = g.set_counter(player, counter, bounded_int(g.counter(player, counter) + amount))
+        if "at" in self.args:  # a counter with `keys`: the number at one key
+            key = self.value(c, "at")
+            changed = g.set_counter(player, counter, bounded_int(g.counter_at(player, counter, key) + amount), key)
+        else:
+            changed = g.set_counter(
+                player, counter, bounded_int(_one_number(g.counter(player, counter), counter) + amount)
+            )
         if changed:  # worded for who may read the counter, when read (log_words.py)
             owner = player if g.rules.counters[counter].get("owner") == "player" else "table"
             log_counted(g, owner, counter, changed)
@@ -125,11 +226,19 @@ class Lose(Gain):
     sign = -1
 
 
+def _one_number(value, counter):
+    """A counter's value where one number is meant: a counter with `keys` needs `at KEY` (lint says so where the
+    counter is named in the text; this is for one named by an expression)."""
+    if type(value) is dict:
+        raise ContentError(f"`{counter}` holds a number per key: say which with `at KEY`", code="X107")
+    return value
+
+
 class Pay(VerbStep):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0)
         counter, player = self.value(c, "counter"), self.player(c)
-        if g.counter(player, counter) < amount:
+        if _one_number(g.counter(player, counter), counter) < amount:
             return "fail"
         g.set_counter(player, counter, g.counter(player, counter) - amount)
 
@@ -138,15 +247,27 @@ class Set(VerbStep):
     def run(self, g, c, frame):
         counter, player = self.value(c, "counter"), self.player(c)
         value = self.value(c, "to")
-        if counter in g.rules.counters:
-            g.set_counter(player, counter, bounded_int(int(value or 0)))
+        if counter in g.rules.counters:  # with `at`: one key of a counter with `keys` (without: every key)
+            key = self.value(c, "at")
+            if key is None and "at" in self.args:
+                raise ContentError(f"the key of `{counter}` is none", code="X107")
+            g.set_counter(player, counter, bounded_int(int(value or 0)), key)
         else:
-            g.state["flags"].setdefault(player, {})[counter] = bounded(value)
+            g.state["flags"].setdefault(g.rules.flag_holder(counter, player), {})[counter] = bounded(value)
+
+
+def acting(c):
+    """Who acts, for the log: the player carrying out the effect, or None for an effect that is nobody's act
+    (a phase outside any player's turn: setup, a round's start or end, the game's end; driver.NOBODY), where
+    `me` is only the round's first player."""
+    return None if c.env.get(NOBODY) else c.me
 
 
 def _move_logged(g, cards, target, actor, verb, slot=None):
     """Move cards and log it, with the seats that could see each card before or after it moved (the
-    log is worded when read, names only for those who saw them: log_words.py)."""
+    log is worded when read, names only for those who saw them: log_words.py). `actor` is who acts (`acting`),
+    not whose zone it is: a move done `for P2` by P1 is P1's ("P1 moves Axe ... to P2's tableau"); None: nobody's
+    act ("Axe is moved from ...")."""
     if not cards:
         return
     before = [seen_by(g, x) for x in cards]
@@ -157,6 +278,10 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     setup = 0
     if g.in_setup():  # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
+    after = [seen_by(g, x) for x in cards]
+    for x, sight, now in zip(cards, before, after, strict=True):
+        if sight & ~now:  # seen going out of sight: they know where it lies (log_words.remember)
+            remember(g, x, sight & ~now)
     g.state["log"].append(
         [
             MOVE,
@@ -166,7 +291,7 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
             source,
             target,
             list(cards),
-            [sight | seen_by(g, x) for sight, x in zip(before, cards, strict=True)],
+            [sight | now for sight, now in zip(before, after, strict=True)],
         ]
     )
 
@@ -188,7 +313,7 @@ class Draw(VerbStep):
                     break
                 card = next(x for x in reversed(zones[source]) if x is not None)
             drawn.append(card)
-            _move_logged(g, [card], target, player, "draws", slot)
+            _move_logged(g, [card], target, acting(c), "draws", slot)
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
@@ -205,7 +330,7 @@ class Move(VerbStep):
             if target_value is None:
                 raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
         target = g.zone_key(target_value, player)
-        _move_logged(g, self.cards(c, self.value(c, "cards")), target, player, self.word, self.value(c, "at"))
+        _move_logged(g, self.cards(c, self.value(c, "cards")), target, acting(c), self.word, self.value(c, "at"))
 
 
 class Take(Move):
@@ -220,12 +345,13 @@ class Discard(VerbStep):
         target_value = self.value(c, "to")
         for card in self.cards(c, self.value(c, "cards")):
             target = g.zone_key(target_value, c.me) if target_value is not None else g.discard_pile(card)
-            _move_logged(g, [card], target, g.owner_of(card) or c.me, "discards")
+            actor = acting(c)
+            _move_logged(g, [card], target, actor and (g.owner_of(card) or actor), "discards")
 
 
 class Remove(VerbStep):
     def run(self, g, c, frame):
-        _move_logged(g, self.cards(c, self.value(c, "cards")), "_removed", c.me, "removes")
+        _move_logged(g, self.cards(c, self.value(c, "cards")), "_removed", acting(c), "removes")
 
 
 class Give(VerbStep):
@@ -237,20 +363,28 @@ class Give(VerbStep):
                 raise ContentError(
                     "`give` moves cards between players' zones; this card is in a shared zone", code="X115"
                 )
-            _move_logged(g, [card], f"{zone}:{receiver}", c.me, f"gives {receiver}")
+            _move_logged(g, [card], f"{zone}:{receiver}", acting(c), f"gives {receiver}")
 
 
 class Reveal(VerbStep):
+    """`reveal CARDS [to PLAYERS]`: the cards are seen by those players (everyone) until they move. The log
+    names them only for the seats that can see them then (log_words.REVEAL): a bystander of a reveal to
+    one player reads "P2 shows a card to P1"."""
+
     def run(self, g, c, frame):
-        to = self.value(c, "to")
+        to_value = self.value(c, "to")
+        to = None if to_value is None else [p for p in g.players if p in g.items_of(to_value)]
+        if to == []:
+            return
+        shown = g.state["shown"]
         for card in self.cards(c, self.value(c, "cards")):
             if to is None:
-                g.state["shown"][str(card)] = "all"
+                shown[str(card)] = "all"
             else:
-                seen = g.state["shown"].get(str(card))
+                seen = shown.get(str(card))
                 if seen != "all":
-                    g.state["shown"][str(card)] = sorted(set(seen or []) | set(g.items_of(to)))
-            g.log(f"{c.me} reveals {g.card_label(card, None)}")
+                    shown[str(card)] = sorted(set(seen or []) | set(to))
+            log_revealed(g, acting(c), to, [card])
 
 
 class Shuffle(VerbStep):
@@ -263,6 +397,7 @@ class Shuffle(VerbStep):
                 g.move(card, target)
             zone = target
         g.rng.shuffle(f"shuffle:{zone}", g.state["zones"][zone])
+        forget_all(g, g.state["zones"][zone])  # nobody knows any more where in it a card lies
         g.log(f"{g.zone_name(zone)} is shuffled")
 
 
@@ -271,7 +406,15 @@ class Turn(VerbStep):
         orientation = self.value(c, "to")
         for card in self.cards(c, self.value(c, "card")):
             g.state["orient"][card] = int(orientation)
-            g.log(f"{c.me} turns {g.card_label(card, None)} ({ORIENTATIONS[int(orientation)]})")
+            actor, word = acting(c), ORIENTATIONS[int(orientation)]
+
+            def line(label, actor=actor, word=word):
+                return f"{actor} turns {label} ({word})" if actor else f"{label} is now {word}"
+
+            # the card's name only for those who see it (a card turned in a hidden place stays "a card")
+            public = line(g.public_label([card], True))
+            own = {p: text for p in g.players if g.can_see(card, p) and (text := line(g.card_label(card, p))) != public}
+            g.log(public, own or None)
 
 
 # ---------------------------------------------------------------- decisions
@@ -335,10 +478,12 @@ class Choose(VerbStep):
         if len(picked) >= low:
             offer.append(-1)
         wait["offer"] = offer
+        if len(offer) > 1:  # the chooser had a choice (else the log tells them "only one option")
+            wait["free"] = True
         question = wait.get("prompt") or f"Choose {(self.args.get('as') or '').replace('_', ' ')}"
         options = [cands[j] if j >= 0 else DONE for j in offer]
         progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
-        return {
+        pending = {
             "kind": "choose",
             "by": [by],
             "prompt": f"{question}{progress}",
@@ -346,6 +491,17 @@ class Choose(VerbStep):
             "blind": blind,
             "cards": wait["cards"],
         }
+        return labelled(self, g, c, pending)
+
+    def public_words(self, g, c, chosen, cards) -> str:
+        """The options chosen, as everyone may read them in the log: a `showing` label when everyone can see
+        the cards in it, a list option's parts joined with " + ", else as any value."""
+        pending = {"kind": "choose", "cards": cards, "shape": self.shape, "options": chosen}
+        if self.args.get("showing") is not None:
+            labelled(self, g, c, pending)
+        return ", ".join(
+            option_words(g, pending, i, value, None) or g.public_label([value], cards) for i, value in enumerate(chosen)
+        )
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
@@ -355,14 +511,34 @@ class Choose(VerbStep):
         if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
-            if chosen and len(wait["offer"]) > 1:  # a forced choice is no news
-                g.log(
-                    _answered(
-                        wait["by"], wait.get("prompt"), self.args.get("as"), g.public_label(chosen, wait["cards"])
-                    )
+            if chosen:  # a forced choice is logged as any other, so that its absence tells nothing (H1)
+                line = _answered(
+                    wait["by"], wait.get("prompt"), self.args.get("as"), self.public_words(g, c, chosen, wait["cards"])
                 )
+                g.log(line, None if wait.get("free") else {wait["by"]: f"{line} (only one option)"})
             return None
         return self._pending(g, c, frame)
+
+
+def labelled(step, g, c, pending):
+    """The pending decision of a `choose` or `choose_secretly` with how its options read: `showing` worked out
+    per option with `item` the option (`labels`, None for "done"), and the places of list options that hold
+    plain numbers (`shape`); views.option_label reads them."""
+    label = step.args.get("showing")
+    if label is not None:
+        pending["labels"] = [
+            None if option == DONE else _label_text(g, label(c, option)) for option in pending["options"]
+        ]
+    if step.shape is not None:
+        pending["shape"] = list(step.shape)
+    return pending
+
+
+def _label_text(g, value) -> str:
+    """A `showing` label as the text players read (a label that is not a text is worded as `words` does)."""
+    text = value if type(value) is str else g.label(value)
+    spend(g, len(text))
+    return text
 
 
 def _answered(player, prompt, name, answer) -> str:
@@ -444,7 +620,12 @@ class ChooseSecretly(VerbStep):
     have picked (the decision shows each player only their own options and answer). Then the picks are
     told together — except cards picked from places others cannot see, which stay "a card" to them until
     the effect shows them (moves them to a public place, or `reveal`). The options are worked out for each
-    chooser as `me`; a player without options picks nothing (`none`)."""
+    chooser as `me`; a player without options picks nothing (`none`). Identical cards a chooser can see
+    (same card, same zone, same orientation) are one option to them, as for `choose`.
+
+    `taking N` (a number or `between(a, b)`): each chooser picks N of their options, asked as N small picks
+    in rounds (everyone still picking answers the round's pick at once, in the order of their options, as
+    `choose` asks them); the picks stay secret until the last round, and each player's are bound as a list."""
 
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
@@ -453,13 +634,13 @@ class ChooseSecretly(VerbStep):
     def run(self, g, c, frame):
         players = g.items_of(self.value(c, "players"))
         options: list = []
-        allowed: dict[str, list[int]] = {}
+        own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
         for player in players:
-            own = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
-            spend(g, len(own) * (1 + len(options)))  # each option is looked for among those so far
+            items = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
+            spend(g, len(items) * (1 + len(options)))  # each option is looked for among those so far
             keys = []
-            for item in own:
+            for item in items:
                 try:
                     key = positions.get(item)
                 except TypeError:  # a list or a mapping: looked for in the list
@@ -473,14 +654,84 @@ class ChooseSecretly(VerbStep):
                         pass
                 keys.append(key)
             if keys:
-                allowed[player] = keys
-        askers = [p for p in players if p in allowed]
-        frame["wait"] = {"players": players, "order": askers, "options": options}
-        if not askers:
-            self.bind(c, [None] * len(players))
+                own[player] = keys
+        taking = "taking" in self.args
+        amount = self.value(c, "taking", 1) if taking else 1
+        if amount == "all":
+            low = high = len(options)  # each chooser's every option (less, below, for fewer options)
+        elif isinstance(amount, dict):
+            low, high = (int(x) for x in amount["between"])
+        else:
+            low = high = int(amount or 0)
+        limits = {p: (min(low, len(keys)), min(high, len(keys))) for p, keys in own.items()}
+        own = {p: keys for p, keys in own.items() if limits[p][1] > 0}
+        frame["wait"] = {
+            "players": players,
+            "own": own,
+            "limits": {p: list(limits[p]) for p in own},
+            "picks": {p: [] for p in own},
+            "options": options,
+            "taking": taking,
+        }
+        if not own:
+            self.bind(c, [[] if taking else None for _ in players])
             return None
+        return self._pending(g, c, frame)
+
+    def _offer(self, g, wait, player) -> list[int]:
+        """What `player` may pick now, as places in their own options (-1: done): after their last pick (a set
+        is never offered in two orders), leaving enough for the picks they still must make, one option for
+        identical cards they can see."""
+        keys, picks, options = wait["own"][player], wait["picks"][player], wait["options"]
+        spend(g, len(keys))
+        low = wait["limits"][player][0]
+        start = picks[-1] + 1 if picks else 0
+        still = max(0, low - len(picks))
+        offer, seen = [], set()
+        instances, loc, orient = g.rules.instances, g.state["loc"], g.state["orient"]
+        for j in range(start, len(keys) - still + 1 if still else len(keys)):
+            value = options[keys[j]]
+            if self.of_cards and type(value) is int and g.can_see(value, player):
+                same = (instances[value], loc[value], orient[value])
+                if same in seen:
+                    continue
+                seen.add(same)
+            offer.append(j)
+        if len(picks) >= low:
+            offer.append(-1)
+        return offer
+
+    def _pending(self, g, c, frame):
+        """The round's pick, asked of everyone who still picks; None when all have picked."""
+        wait = frame["wait"]
+        options = list(wait["options"])
+        allowed: dict[str, list[int]] = {}
+        offers: dict[str, list[int]] = {}
+        done_key = None
+        for player in wait["own"]:
+            picks, keys = wait["picks"][player], wait["own"][player]
+            if len(picks) >= wait["limits"][player][1] or (picks and picks[-1] < 0):
+                continue
+            offer = self._offer(g, wait, player)
+            if offer == [-1] or not offer:
+                continue
+            if -1 in offer and done_key is None:
+                done_key = len(options)
+                options.append(DONE)
+            offers[player] = offer
+            allowed[player] = [keys[j] if j >= 0 else done_key for j in offer]
+        if not allowed:
+            return None
+        wait["offer"] = offers
+        askers = list(allowed)
+        wait["order"] = askers
+        if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
+            wait["first"] = {p: [offers[p], allowed[p]] for p in askers}
         prompt = self.value(c, "with") or f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
-        return {
+        most = max(wait["limits"][p][1] for p in askers)
+        if wait["taking"] and most > 1:
+            prompt = f"{prompt} ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
+        pending = {
             "kind": "secret",
             "by": list(askers),
             "order": list(askers),
@@ -490,22 +741,59 @@ class ChooseSecretly(VerbStep):
             "allowed": allowed,
             "cards": self.of_cards,
         }
+        return labelled(self, g, c, pending)  # `showing` labels, list options (H2)
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
-        picked = dict(zip(wait["order"], (wait["options"][a] for a in answer), strict=False))
-        self.bind(c, [picked.get(p) for p in wait["players"]])
+        if "own" not in wait:  # a save from before `taking`: one pick each, told at once
+            frame["wait"] = wait = _one_round(wait)
+        for player, key in zip(wait["order"], answer, strict=False):
+            offer = wait["offer"][player]
+            allowed = [wait["own"][player][j] if j >= 0 else None for j in offer]
+            j = offer[allowed.index(key)] if key in allowed else -1
+            wait["picks"][player].append(j)
+        pending = self._pending(g, c, frame)
+        if pending is not None:
+            return pending
+        options = wait["options"]
+        chosen = {p: [options[wait["own"][p][j]] for j in picks if j >= 0] for p, picks in wait["picks"].items()}
+        if wait["taking"]:
+            self.bind(c, [chosen.get(p, []) for p in wait["players"]])
+        else:
+            self.bind(c, [(chosen[p] or [None])[0] if p in chosen else None for p in wait["players"]])
+        everyone = (1 << len(g.players)) - 1  # a card chosen from a hidden place stays "a card" to
+        told = []  # whoever cannot see it
+        for p, values in chosen.items():
+            for v in values:
+                if self.of_cards and type(v) is int:
+                    told.append([p, g.card_label(v, None), seen_by(g, v)])
+                elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
+                    sight = everyone
+                    for card in cards_in(g, v, self.shape) if self.of_cards else ():
+                        sight &= seen_by(g, card)
+                    reader = next((q for q, bit in seat_bits(g).items() if sight & bit), None)
+                    told.append([p, composite_words(g, v, self.shape, reader, self.of_cards), sight or everyone])
+                else:
+                    told.append([p, g.label(v), everyone])
+        if told:
+            log_together(g, told)
+        return None
 
-        everyone = (1 << len(g.players)) - 1  # a card chosen from a hidden place stays "a card"
-        log_together(
-            g,
-            [
-                [p, g.card_label(v, None), seen_by(g, v)]
-                if self.of_cards and type(v) is int  # to
-                else [p, g.label(v), everyone]
-                for p, v in picked.items()
-            ],
-        )  # whoever cannot see it
+
+def _one_round(old: dict) -> dict:
+    """The wait of a secret choice saved before `taking` (`players`, `order`, `options`: each player's answer
+    a place in `options`) in today's form, with every option offered to each player who answered."""
+    every = list(range(len(old["options"])))
+    return {
+        "players": old["players"],
+        "own": {p: every for p in old["order"]},
+        "limits": {p: [1, 1] for p in old["order"]},
+        "picks": {p: [] for p in old["order"]},
+        "options": old["options"],
+        "taking": False,
+        "order": list(old["order"]),
+        "offer": {p: every for p in old["order"]},
+    }
 
 
 class Roll(VerbStep):
@@ -590,6 +878,12 @@ class Require(VerbStep):
             return "fail"
 
 
+def _inherited(verb, c):
+    """The locals an effect performed from another starts with: nobody's act stays nobody's unless it is done
+    `for` a player."""
+    return {NOBODY: True} if c.env.get(NOBODY) and verb.args.get("for") is None else None
+
+
 class Perform(VerbStep):
     def run(self, g, c, frame):
         action = self.value(c, "action")
@@ -597,7 +891,7 @@ class Perform(VerbStep):
             raise ContentError(f"`{action}` is not an action", code="X107")
         key = f"action/{action}/effect"
         if key in g.rules.code:
-            g.push(key, self.player(c), self.value(c, "with"))
+            g.push(key, self.player(c), self.value(c, "with"), _inherited(self, c))
             return "yield"
 
 
@@ -611,7 +905,7 @@ class Resolve(VerbStep):
             if key in g.rules.code:
                 keys.append((key, card))
         for key, card in reversed(keys):
-            g.push(key, self.player(c), card)
+            g.push(key, self.player(c), card, _inherited(self, c))
         return "yield" if keys else None
 
 
@@ -696,7 +990,13 @@ class EndTurn(VerbStep):
 
 
 class EndGame(VerbStep):
+    """End the game at once: the rest of the stack is dropped and the end of the game (its `game_end` phases
+    and scorings) follows. Inside that end itself (stage "result": those phases and scorings are running)
+    there is nothing left to end: they go on, each run exactly once, and then the winners are decided."""
+
     def run(self, g, c, frame):
+        if g.state["stage"] in ("result", "over"):
+            return None
         if g.state["ending"] is None:
             by = self.value(c, "by") or c.me
             g.state["ending"] = {"rule": _rule_that_holds(g, by), "by": by, "queue": []}
@@ -712,20 +1012,51 @@ def _rule_that_holds(g, player) -> str:
 
 
 class Win(VerbStep):
+    """Declare the winners (they override the end rule's result) and end the game, unless it is already
+    ending: then the end's phases and scorings simply go on (EndGame)."""
+
     def run(self, g, c, frame):
         g.state["declared"] = g.items_of(self.value(c, "players"))
         return EndGame.run(self, g, c, frame)
+
+
+class Eliminate(VerbStep):
+    """`eliminate PLAYERS [until round_end]`: out of the game, or of the round (back when it ends: driver.py).
+    Their turns are skipped and `players`/`opponents` leave them out; a player out of the game stays out."""
+
+    def run(self, g, c, frame):
+        why = "round" if self.value(c, "until") == "round_end" else "game"
+        out = g.state.setdefault("out", {})
+        for player in g.items_of(self.value(c, "players")):
+            if player not in g.state["players"]:
+                raise ContentError(f"`eliminate` needs players, got {player!r}", code="X107")
+            if out.get(player) == "game" or out.get(player) == why:
+                continue
+            out[player] = why
+            g.log(f"{player} is out of the {why}")
+
+
+class NextTurn(VerbStep):
+    """`next_turn PLAYER`: the next turn is PLAYER's, and seat order goes on from there (driver._next_turn);
+    in a `turns: rounds` pack PLAYER is the first player of the next rounds."""
+
+    def run(self, g, c, frame):
+        player = self.value(c, "player")
+        if player not in g.state["players"]:
+            raise ContentError(f"`next_turn` needs a player, got {player!r}", code="X107")
+        g.state["turn"]["next"] = player
 
 
 class Flag(VerbStep):
     on = True
 
     def run(self, g, c, frame):
-        flags = g.state["flags"].setdefault(self.player(c), {})
+        flag = self.value(c, "flag")
+        flags = g.state["flags"].setdefault(g.rules.flag_holder(flag, self.player(c)), {})
         if self.on:
-            flags[self.value(c, "flag")] = True
+            flags[flag] = True
         else:
-            flags.pop(self.value(c, "flag"), None)
+            flags.pop(flag, None)
 
 
 class Unflag(Flag):
@@ -781,6 +1112,8 @@ IMPLEMENTATIONS = implemented(
         "end_turn": EndTurn,
         "end_game": EndGame,
         "win": Win,
+        "eliminate": Eliminate,
+        "next_turn": NextTurn,
         "flag": Flag,
         "unflag": Unflag,
         "log": Log,

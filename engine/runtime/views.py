@@ -10,6 +10,7 @@ from engine.dsl.builtins import ORIENTATIONS
 
 from . import card_details
 from .counter_visibility import counters_seen
+from .functions import option_words
 from .protocol import DONE, END_TURN
 from .state import State
 from .why import unavailable
@@ -47,7 +48,13 @@ def player_view(g, player) -> dict:
     view = {
         "you": player,
         "players": list(g.players),
-        "turn": {"player": g.turn_player, "number": g.turn_number, "rounds": g.rules.in_rounds},
+        "turn": {
+            "player": g.turn_player,
+            "number": g.turn_number,
+            "rounds": g.rules.in_rounds,
+            "round": g.turn.get("round", g.turn_number),  # rounds, not turns: a pass of the seats
+        },
+        "out": dict(state.get("out") or {}),  # the players out of the game or the round (`eliminate`)
         "counters": counters_seen(g, player),  # "?" for a counter the player may not read
         "counter_names": {c: spec.get("name", c) for c, spec in g.rules.counters.items()},
         "counter_labels": {c: spec["short"] for c, spec in g.rules.counters.items() if spec.get("short")},
@@ -79,16 +86,19 @@ def _decision(g, player):
     if player not in pending["by"]:
         return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
     legal = g.legal(player)
-    options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player)} for key in legal]
+    options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player, key)} for key in legal]
     decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
     if pending["kind"] == "action":  # "why can't I?": each action left out, with why (why.py)
         decision["unavailable"] = unavailable(g, player, legal)
     return decision
 
 
-def option_label(g, pending, value, player) -> str:
+def option_label(g, pending, value, player, key=None) -> str:
     if value == DONE:
         return "done"
+    words = option_words(g, pending, key, value, player)  # `showing` labels, options that are lists
+    if words is not None:
+        return words
     if pending["kind"] == "action":
         return "end turn" if value == END_TURN else g.label(value)
     if pending.get("cards") and isinstance(value, int) and not isinstance(value, bool):

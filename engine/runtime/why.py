@@ -20,7 +20,8 @@ from .budget import WORK_BUDGET
 from .codegen import compile_expression
 from .context import Ctx
 from .counter_visibility import can_read
-from .driver import refusal
+from .driver import end_refusal, refusal
+from .protocol import END_TURN
 
 UNDONE_BEFORE = "it was tried from here and cannot be done now"
 _LIMITS = {
@@ -52,9 +53,18 @@ def unavailable(g, player, legal) -> list[dict]:
                     continue
                 why = refused_in_words(g, action_id, player, refused)
             missing.append({"key": action_id, "label": g.label(action_id), "why": why})
+        if END_TURN not in position:  # the pack's `end_turn` keeps "end turn" off the menu now
+            missing.append({"key": END_TURN, "label": "end turn", "why": _why_not_end(g, player)})
     finally:
         g.work = saved
     return missing
+
+
+def _why_not_end(g, player) -> str:
+    """Why "end turn" is not on the menu (pack.yaml `end_turn`): never allowed, or its condition, as written."""
+    if end_refusal(g, player) == ("never",):
+        return "in this game a turn ends only when nothing is left to do"
+    return _not_met(" ".join(str(g.rules.manifest.get("end_turn", "")).split()))
 
 
 def refused_in_words(g, action_id, me, refused) -> str:
@@ -68,7 +78,8 @@ def refused_in_words(g, action_id, me, refused) -> str:
         _, counter, amount, have = refused
         return f"it costs {amount} {_counter_name(g, counter)} and you have {_how_many(g, counter, me, me, have)}"
     if action.get("why_not"):
-        return str(action["why_not"])
+        words = g.rules.code.get(f"action/{action_id}/why_not")  # a text with `{...}` values in it
+        return str(action["why_not"]) if words is None else str(words(Ctx(g, {}, me, None)))
     return _not_met(_first_false(g, action_id, me))
 
 
