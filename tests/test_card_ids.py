@@ -5,12 +5,12 @@ id, used to do nothing at all; it now stops with X107 at the line."""
 from __future__ import annotations
 
 import pytest
+from conftest import one_action_rules, tiny_manifest, write_tree
 
 from engine.commands.cli import main
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from tests.conftest import one_action_rules, tiny_manifest, write_tree
 
 CARDS = """kind: card
 id: axe

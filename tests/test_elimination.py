@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import write_tree
 
 from engine.runtime.game import Game
 from engine.runtime.persist import check_save_schema
 from engine.runtime.rules import load
 from engine.runtime.terminal import _marked, _title
-from tests.conftest import write_tree
 
 MANIFEST = "kind: pack\nid: out\nname: Out\nversion: 1.0.0\nplayers: {min: 1, max: 4}\n"
 

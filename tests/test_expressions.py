@@ -73,8 +73,8 @@ stats: {strength: 9}
 """
 
 
-def make(tmp_path, effect: str = "gain 1 vp", name: str = "expr"):
-    text = one_action_rules(effect, goal=40, action="limit: once_per_turn", extra=CARDS)
+def make(tmp_path, effect: str = "gain 1 vp", name: str = "expr", extra: str = ""):
+    text = one_action_rules(effect, goal=40, action="limit: once_per_turn", extra=CARDS + extra)
     return write_tree(tmp_path / name, {"pack.yaml": tiny_manifest(name), "rules.yaml": text})
 
 
@@ -377,3 +377,25 @@ def test_lint_knows_what_sort_unique_and_map_make():
         ("D002", "vpp\nfor "),
         ("D002", "vpq\n"),
     ]
+
+
+NUMBER_FUNCTIONS = """---
+kind: function
+id: evens
+params: [high]
+body: numbers(1, high) where item % 2 = 0
+---
+kind: function
+id: some_evens
+body: evens(6) + [1]
+"""
+
+
+@pytest.mark.parametrize("options", ["evens(6)", "some_evens()"])
+def test_options_from_a_pack_function_that_makes_numbers_read_as_numbers(tmp_path, options):
+    """A pack function whose body makes plain numbers (through other functions too) offers numbers, not the
+    "face-down card #13" its numbers once read as."""
+    game = Game.new(load(make(tmp_path, f"choose 1 from {options} as n\ngain n vp", extra=NUMBER_FUNCTIONS)), 2, 0)
+    take_act(game)
+    shown = [o["label"] for o in decision(game)["options"]]
+    assert sorted(shown) == sorted(["2", "4", "6"] + (["1"] if options == "some_evens()" else []))

@@ -8,12 +8,12 @@ import random
 import re
 
 import pytest
+from conftest import write_tree
+from scenario import ruleset
 
 from engine.runtime import session
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from tests.conftest import write_tree
-from tests.scenario import ruleset
 
 MANIFEST = "kind: pack\nid: actors\nname: Actors\nversion: 1.0.0\nplayers: {min: 2, max: 3}\n"
 

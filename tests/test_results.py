@@ -4,10 +4,10 @@ end-of-game phases and scorings, which run exactly once before `win` decides."""
 from __future__ import annotations
 
 import pytest
+from conftest import tiny_manifest, write_tree
 
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from tests.conftest import tiny_manifest, write_tree
 
 COUNTERS = """kind: counter
 id: vp

@@ -5,10 +5,10 @@ the phases of every round's end or every turn's end — a game scored round by r
 from __future__ import annotations
 
 import pytest
+from conftest import tiny_manifest, write_tree
 
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from tests.conftest import tiny_manifest, write_tree
 
 RULES = """kind: counter
 id: vp

@@ -198,3 +198,33 @@ def test_lint_checks_the_amount_taken(tmp_path, lint_json):
     )
     _code, found = lint_json(root)
     assert any(code == "D004" and "taking" in message for _f, _l, _c, code, message in found), found
+
+
+OWN_WORDS = """choose_secretly players from hand(me) as picks with "{me}: keep {first(hand(me)).name}?" showing "{item.name} for {me}"
+let n = 0
+for each p in players:
+    let n = n + 1
+    move picks[n] to basket for p
+"""
+
+
+def test_the_question_and_the_labels_are_worked_out_for_each_chooser(tmp_path):
+    """A secret choice's question and `showing` labels are worded with `me` the chooser: each reads their own,
+    and nobody reads words made from another's hidden hand (the question once named P1's card to P2)."""
+    rules = pack(tmp_path, OWN_WORDS, copies={"Bread": 1, "Cheese": 1, "Plum": 1, "Fig": 1})
+    game = Game.new(rules, 2, 0)
+    hands = {p: [game.card_label(c, p) for c in game.state["zones"][f"hand:{p}"]] for p in ("P1", "P2")}
+    for player in ("P1", "P2"):
+        decision = game.view(player)["decision"]
+        assert decision["prompt"] == f"{player}: keep {hands[player][0]}?"
+        assert sorted(o["label"] for o in decision["options"]) == sorted(f"{n} for {player}" for n in hands[player])
+    game.apply(0, "P1")
+    waiting = game.view("P1")["decision"]  # P1 has answered and waits for P2: P2's own question is not shown
+    assert hands["P2"][0] not in waiting["prompt"]
+
+
+def test_each_choosers_own_question_survives_a_save(tmp_path):
+    rules = pack(tmp_path, OWN_WORDS, copies={"Bread": 1, "Cheese": 1, "Plum": 1, "Fig": 1})
+    game = Game.new(rules, 2, 0)
+    loaded = Game.load(rules, game.save())
+    assert loaded.view("P2")["decision"]["prompt"] == game.view("P2")["decision"]["prompt"] == "P2: keep Bread?"

@@ -8,12 +8,12 @@ import re
 
 import pytest
 import yaml
+from conftest import REPO, write_tree
 
 from engine.runtime import session
 from engine.runtime.game import Game
 from engine.runtime.protocol import END_TURN
 from engine.runtime.rules import load
-from tests.conftest import REPO, write_tree
 
 
 def turn_examples() -> list[tuple[str, dict, str]]:

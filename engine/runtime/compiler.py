@@ -15,6 +15,7 @@ import functools
 from engine import dsl
 from engine.content.schema import dsl_words, field_roles, values_at
 
+from .codegen import function_body_ir
 from .errors import ContentError
 from .exists import compile_expression, compile_item_expression
 from .verbs import compile_verb, holds_numbers, option_shape
@@ -44,7 +45,8 @@ class Compiler:
         self.rules = rules
         self.key = key
         self.scope = set(scope)
-        self.numeric: set[str] = set()  # names bound by `let` to lists of plain numbers
+        # names bound by `let` to lists of plain numbers, and "()NAME" for pack functions that make such lists
+        self.numeric: set[str] = set(number_functions(rules))
         self.shapes: dict[str, list[bool]] = {}  # names bound by `let` to options that are lists (verbs.option_shape)
         self.slots = 0
         self._nodes: list = []  # where the statement being compiled goes in `Code.tree`
@@ -143,6 +145,24 @@ class Compiler:
     def item_expr(self, node):
         """A Python function of the evaluation context and one item, `item` bound to it (`showing`)."""
         return compile_item_expression(self.rules, self.key, node, frozenset(self.scope))
+
+
+def number_functions(rules) -> frozenset:
+    """ "()NAME" for each pack function whose body makes a list of plain numbers (`numbers(1, n) where ...`), so
+    options taken from a call of it read as numbers, not as cards (verbs.holds_numbers); worked out once per
+    pack, through functions calling functions."""
+    found = rules.__dict__.get("_number_functions")
+    if found is not None:
+        return found
+    bodies = {name: function_body_ir(rules, name) for name in rules.functions}
+    known: set[str] = set()
+    for _ in range(len(bodies)):  # each pass adds at least one, or nothing more will come
+        more = {f"(){name}" for name, ir in bodies.items() if ir is not None and holds_numbers(ir, known)}
+        if more <= known:
+            break
+        known |= more
+    rules.__dict__["_number_functions"] = found = frozenset(known)
+    return found
 
 
 def compile_text(rules, key: str, text: str, mode: str, scope=()):

@@ -56,6 +56,7 @@ class Pending(TypedDict):
     allowed: NotRequired[dict[str, list[int]]]  # each player's own options
     probs: NotRequired[list[float]]  # chance: each option's probability
     stream: NotRequired[str]  # chance: the random stream that answers
+    prompts: NotRequired[dict[str, str]]  # a secret choice whose question reads differently for each chooser
     labels: NotRequired[list[str | None]]  # choices: how each option reads (`showing`), None for "done"
     shape: NotRequired[list[bool]]  # choices of lists: the places that hold plain numbers, not card numbers
 

@@ -79,13 +79,13 @@ def _names_counter(compiler, node) -> bool:
 
 def holds_numbers(node, numeric) -> bool:
     """Whether an expression makes a list of plain numbers: `numbers(...)`, `[1, 2]`, a name bound to one
-    by `let`, or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
+    by `let`, a pack function whose body makes one (compiler.number_functions), or a sum of such. (Card numbers are whole numbers too; this tells them apart.)"""
     if node[0] == "call":
         if node[2] in ("without", "sort", "unique") and node[3]:  # numbers less one, or reordered: still numbers
             return holds_numbers(node[3][0], numeric)
         if node[2] == "map" and len(node[3]) == 2:  # each a plain number (`map(hand(me), item.vp)`)
             return plain_number(node[3][1], numeric, holds_numbers(node[3][0], numeric))
-        return node[2] in ("numbers", "between")
+        return node[2] in ("numbers", "between") or f"(){node[2]}" in numeric  # or a pack function that makes them
     if node[0] == "ifx":
         return holds_numbers(node[3], numeric) and holds_numbers(node[4], numeric)
     if node[0] == "list":
@@ -520,14 +520,20 @@ class Choose(VerbStep):
         return self._pending(g, c, frame)
 
 
-def labelled(step, g, c, pending):
+def labelled(step, g, c, pending, owner=None):
     """The pending decision of a `choose` or `choose_secretly` with how its options read: `showing` worked out
     per option with `item` the option (`labels`, None for "done"), and the places of list options that hold
-    plain numbers (`shape`); views.option_label reads them."""
+    plain numbers (`shape`); views.option_label reads them. `owner` (a secret choice): option place -> the
+    chooser it is worded for, as `me` (an option several choosers share reads as the first one's)."""
     label = step.args.get("showing")
     if label is not None:
         pending["labels"] = [
-            None if option == DONE else _label_text(g, label(c, option)) for option in pending["options"]
+            None
+            if option == DONE
+            else _label_text(
+                g, label(c if owner is None or n not in owner else Ctx(g, c.env, owner[n], c.card), option)
+            )
+            for n, option in enumerate(pending["options"])
         ]
     if step.shape is not None:
         pending["shape"] = list(step.shape)
@@ -727,21 +733,28 @@ class ChooseSecretly(VerbStep):
         wait["order"] = askers
         if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
             wait["first"] = {p: [offers[p], allowed[p]] for p in askers}
-        prompt = self.value(c, "with") or f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
+        plain = f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
+        # the question is worded for each chooser as `me` (its values may come from what only they see)
+        asked = {p: self.value(Ctx(g, c.env, p, c.card), "with") or plain for p in askers}
         most = max(wait["limits"][p][1] for p in askers)
         if wait["taking"] and most > 1:
-            prompt = f"{prompt} ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
+            count = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
+            asked = {p: text + count for p, text in asked.items()}
+            plain += count
         pending = {
             "kind": "secret",
             "by": list(askers),
             "order": list(askers),
             "answers": {},
-            "prompt": prompt,
+            "prompt": next(iter(asked.values())) if len(set(asked.values())) == 1 else plain,
             "options": options,
             "allowed": allowed,
             "cards": self.of_cards,
         }
-        return labelled(self, g, c, pending)  # `showing` labels, list options (H2)
+        if len(set(asked.values())) > 1:  # each reads their own; those waiting read the plain words
+            pending["prompts"] = asked
+        owner = {key: p for p, keys in reversed(wait["own"].items()) for key in keys}
+        return labelled(self, g, c, pending, owner)  # `showing` labels for each option's chooser, list options
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]

@@ -87,7 +87,8 @@ def _decision(g, player):
         return {"waiting_for": list(pending["by"]), "prompt": pending.get("prompt", "")}
     legal = g.legal(player)
     options = [{"key": key, "label": option_label(g, pending, pending["options"][key], player, key)} for key in legal]
-    decision = {"prompt": pending.get("prompt", ""), "kind": pending["kind"], "options": options}
+    prompt = (pending.get("prompts") or {}).get(player) or pending.get("prompt", "")  # a secret choice's own words
+    decision = {"prompt": prompt, "kind": pending["kind"], "options": options}
     if pending["kind"] == "action":  # "why can't I?": each action left out, with why (why.py)
         decision["unavailable"] = unavailable(g, player, legal)
     return decision
