@@ -163,13 +163,15 @@ def test_a_value_in_a_text_is_paid_for_from_the_work_budget(tmp_path):
 
 
 def test_the_shipped_packs_have_no_text_with_braces_that_changed_meaning():
-    """No quoted text of a shipped pack holds a brace (they would now be values): their logs are unchanged."""
+    """No quoted text of the packs shipped before texts held values has a brace (it would now be a value), so
+    their logs are unchanged. Packs written since may use values (`{n}` of `generate`, `"{me} takes ..."`)."""
     import re
     from pathlib import Path
 
     repo = Path(__file__).resolve().parent.parent
     quoted = re.compile(r'"[^"\n]*[{}][^"\n]*"')
-    for path in (repo / "content").rglob("*.yaml"):
+    older = ("cro-magnon", "cro-magnon-solo", "neolithibum", "stone-age", "stone-age-mammoth-herd")
+    for path in (p for pack in older for p in (repo / "content" / pack).rglob("*.yaml")):
         for line in path.read_text(encoding="utf-8").splitlines():
             code = line.split("#")[0]
             if ":" in code and ("{" in code.split(":", 1)[1] and '"' not in code):
