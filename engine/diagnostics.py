@@ -338,6 +338,16 @@ RULES: dict[str, Rule] = {
             "changes nothing: a misspelt test elsewhere, or a rule left out. Test it where it matters, or remove it.",
         ),
         _rule(
+            "D011",
+            "hidden-value-logged",
+            "warning",
+            "A log line shows the value of a counter that not every player may read.",
+            "Every player reads a `log` line. A counter with `visibility: owner` or `hidden` shows `?` to the others, "
+            'and its changes are logged without amounts; a value put into a log line (`log "{me.chips} left"`) '
+            'tells them anyway. Bad: `log "{me} has {me.chips} chips"` with `chips` owner-only. Good: `log '
+            '"{me} pays a chip"`, and the owner reads the amount in their own view.',
+        ),
+        _rule(
             "R001",
             "unknown-reference",
             "error",

@@ -59,7 +59,7 @@ def group_of(game, player, humans, tools=()):
         game.move(n, "tool_supply")
     for human in humans:
         put(game, human, f"group:{player}")
-        game.state["counters"]["table"]["wounds"][str(game.rules.cards[human]["stats"]["number"])] = 0
+        game.set_card_counter(number_of(game, human), "wounds", 0)
     for tool in tools:
         put(game, tool, f"tools:{player}")
 
@@ -116,7 +116,11 @@ def roll(game, faces):
 
 
 def wounds(game, human):
-    return table(game, "wounds")[str(game.rules.cards[human]["stats"]["number"])]
+    return game.card_counter(number_of(game, human), "wounds")
+
+
+def wound(game, human, count):
+    game.set_card_counter(number_of(game, human), "wounds", count)
 
 
 def where(game, card_id):
@@ -175,11 +179,20 @@ def test_setup():
 
 def test_decks_are_private_and_face_down():
     """ "Setup" (dealt face down), "Choosing a card" (never reorder): nobody sees the fronts of any deck, not even
-    their own, nor the cards they look at; the options are offered by position."""
+    their own, nor the cards they look at; "Day" (look at the backs of the top 3 cards), "Choosing a card" (the
+    backs of the whole deck may be looked at): the options are offered by their backs, which everyone sees."""
     game = new_game(2)
     for n in zone(game, "deck:P1") + zone(game, "looking:P1"):
         assert not game.can_see(n, "P1") and not game.can_see(n, "P2")
-    assert all(o.startswith("a face-down card") for o in options(game, "P1") if o != SLEEP)
+    looking = zone(game, "looking:P1")
+    backs = [game.card_def(n)["back"] for n in looking]
+    assert [o for o in options(game, "P1") if o != SLEEP] == [
+        f"a face-down card ({back} back) #{i} in P1's looking at" for i, back in enumerate(backs, 1)
+    ]
+    for seat in ("P1", "P2"):
+        zones = game.view(seat)["zones"]
+        assert zones["looking:P1"]["backs"] == backs and "cards" not in zones["looking:P1"]
+        assert zones["deck:P1"]["backs"] == [game.card_def(n)["back"] for n in zone(game, "deck:P1")]
 
 
 # ---------------------------------------------------------------- the day
@@ -440,8 +453,8 @@ def test_the_last_human_dies_and_a_new_one_is_drawn():
 def test_heal_is_split_among_the_team():
     """ "Rewards": healing is split among one's own people or those of a group one helps or is helped by."""
     game = two_player_game(p1=("strongman", "lookout"), p2=("hunter", "healer"))
-    game.state["counters"]["table"]["wounds"]["9"] = 1
-    game.state["counters"]["table"]["wounds"]["1"] = 1
+    wound(game, "human_9", 1)
+    wound(game, "human_1", 1)
     game = ready(game)
     explore(game, {"P1": "herbs", "P2": "berries"})
     answer(game, RESOLVE, "P1")
@@ -607,7 +620,7 @@ def test_fifth_skull_and_fifth_victory_at_once_win():
     """ "Win": both at once win. The Dream of a painting (3 skill, discard 1: a victory token) discards a red back:
     its wound kills the wounded Child (the 5th skull), and the same action gives the 5th victory token."""
     game = two_player_game(p1=("artisan", "child"))
-    game.state["counters"]["table"]["wounds"]["19"] = 1  # the Child's one heart is full
+    wound(game, "human_19", 1)  # the Child's one heart is full
     set_table(game, "victory", 4)
     set_table(game, "skulls", 4)
     game = ready(game)

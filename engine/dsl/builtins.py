@@ -69,6 +69,7 @@ MOMENTS = ("round_end",)  # the words a `moment` argument may be: `eliminate P u
 
 _FOR = _p("player", "player", False, "whose counter or zone; the acting player when left out")
 _AT_KEY = _p("key", "any", False, "which key of a counter with `keys` (a name or a number)")
+_ON_CARD = _p("card", "card", False, "the card whose own number changes, for a counter with `owner: card`")
 _LABEL = _p(
     "label",
     "text",
@@ -81,16 +82,18 @@ VERBS: dict[str, Verb] = {
     for v in [
         Verb(
             "gain",
-            "Add an amount to a counter (of a counter with `keys`, to the number of one key: `at KEY`).",
+            "Add an amount to a counter (of a counter with `keys`, to the number of one key: `at KEY`; of a "
+            "counter with `owner: card`, to one card's number: `on CARD`).",
             (_p("amount", "number"), _p("counter", "counter")),
-            {"for": _FOR, "at": _AT_KEY},
+            {"for": _FOR, "at": _AT_KEY, "on": _ON_CARD},
             "gain card.vp vp",
         ),
         Verb(
             "lose",
-            "Take an amount from a counter, stopping at its minimum (of a counter with `keys`: `at KEY`).",
+            "Take an amount from a counter, stopping at its minimum (of a counter with `keys`: `at KEY`; "
+            "of a counter with `owner: card`: `on CARD`).",
             (_p("amount", "number"), _p("counter", "counter")),
-            {"for": _FOR, "at": _AT_KEY},
+            {"for": _FOR, "at": _AT_KEY, "on": _ON_CARD},
             "lose 1 ap",
         ),
         Verb(
@@ -103,9 +106,9 @@ VERBS: dict[str, Verb] = {
         Verb(
             "set",
             "Set a counter or flag to a value (a counter with `keys`: the number of one key with `at KEY`, "
-            "else of every key).",
+            "else of every key; a counter with `owner: card`: one card's number with `on CARD`).",
             (_p("counter", "counter"),),
-            {"to": _p("value", "any"), "for": _FOR, "at": _AT_KEY},
+            {"to": _p("value", "any"), "for": _FOR, "at": _AT_KEY, "on": _ON_CARD},
             "set ap to 2",
         ),
         Verb(
@@ -627,6 +630,7 @@ CARD_FIELDS: dict[str, tuple[str, str]] = {
     "tag": ("name", "In `where`: `tag = x` holds when the card carries tag x."),
     "tags": ("any", "The card's tags."),
     "deck": ("zone", "The zone the card's copies start in."),
+    "back": ("name", "What the card's back shows (`back:`), seen by all while its face is hidden."),
     "cost": ("cards", "The card's ordered cost."),
     "requires": ("cards", "The card's prerequisites."),
     "orientation": ("orientation", "upright, turned or reversed."),

@@ -19,11 +19,13 @@ class Symbols:
     ids: dict[str, str] = field(default_factory=dict)  # id -> category (card, zone, counter, ...)
     zone_owner: dict[str, str] = field(default_factory=dict)  # zone id -> table | player
     counter_owner: dict[str, str] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)  # counters not everyone may read (`visibility: owner|hidden`)
     functions: dict[str, int | None] = field(
         default_factory=dict
     )  # pack function id -> number of params (None: unknown)
     card_stats: set[str] = field(default_factory=set)  # stat and ref names usable as card.FIELD
     keyed: set[str] = field(default_factory=set)  # counters with `keys`: a number per key
+    on_card: set[str] = field(default_factory=set)  # counters with `owner: card`: a number on each card
     table_flags: set[str] = field(default_factory=set)  # flags with `owner: table`: one for the whole table
 
     def all_names(self):
@@ -189,10 +191,35 @@ class Checker:
                 self.problem(
                     "D003", f"`{name}` needs a `{prep}` part ({param.name})", at, f"for example: {verb.example}"
                 )
+        if name == "log" and args:
+            self.told_to_all(args[0])
         if name in ("gain", "lose", "set", "pay") and args:
             self.keyed_change(name, args[-1] if name != "set" else args[0], clauses, at)
+            self.card_change(name, args[-1] if name != "set" else args[0], clauses, at)
         for binding, offset in bindings:
             self.bind(binding, verb.binds, offset)
+
+    def told_to_all(self, node):
+        """A log line is read by every player: a value in it that reads a counter not everyone may read tells
+        them what its `visibility` hides (D011)."""
+        if not isinstance(node, list):
+            return
+        if len(node) >= 3 and isinstance(node[0], str) and isinstance(node[1], int):  # a node: [kind, offset, ...]
+            kind = node[0]
+            word = node[3] if kind == "field" else node[2]
+            if kind == "call" and word == "amount" and node[3] and node[3][0][0] == "name":
+                word = node[3][0][2]
+            if kind in ("field", "name", "call") and word in self.symbols.unread and word not in self.scope:
+                self.problem(
+                    "D011",
+                    f"this log line shows `{word}` to every player, though its `visibility` hides it from some",
+                    node[1],
+                    "log that it changed, not its value; or show the value only to its owner (`ask`, a `with` "
+                    "question)",
+                )
+                return
+        for part in node:
+            self.told_to_all(part)
 
     def keyed_change(self, verb, counter, clauses, at):
         """A counter with `keys` changes at one key (`gain 1 progress at 7`); `set` without one sets every key.
@@ -212,6 +239,34 @@ class Checker:
         elif given is not None:
             self.problem(
                 "D003", f"`{counter[2]}` has no keys, so `{verb}` takes no `at` part", given, "declare `keys:` on it"
+            )
+
+    def card_change(self, verb, counter, clauses, at):
+        """A counter kept on cards (`owner: card`) changes on one card (`gain 1 wounds on hit`); any other
+        counter is on no card, and neither is a flag."""
+        given = next((offset for prep, offset, _ in clauses if prep == "on"), None)
+        if given is not None and counter[0] == "name" and self.symbols.ids.get(counter[2]) == "flag":
+            self.problem("D003", f"`{counter[2]}` is a flag, kept on no card: `{verb}` takes no `on` part", given)
+            return
+        if not self.names_counter(counter):
+            return
+        if counter[2] in self.symbols.on_card:
+            if given is None:
+                self.problem(
+                    "D003",
+                    f"`{counter[2]}` is a number on each card: `{verb}` "
+                    + ("cannot pay it" if verb == "pay" else "needs `on CARD`"),
+                    at,
+                    f"for example: {verb if verb != 'pay' else 'lose'} 1 {counter[2]} on card"
+                    if verb != "set"
+                    else f"set {counter[2]} to 0 on card",
+                )
+        elif given is not None:
+            self.problem(
+                "D003",
+                f"`{counter[2]}` is not kept on cards, so `{verb}` takes no `on` part",
+                given,
+                "declare it with `owner: card` to keep a number on each card",
             )
 
     @staticmethod
@@ -330,6 +385,8 @@ class Checker:
         category = self.symbols.ids.get(word)
         if category == "counter" and self.symbols.counter_owner.get(word) == "table" and word not in self.symbols.keyed:
             return "number"  # a table counter's bare name reads its value where a counter is not expected
+        if category == "counter" and word in self.symbols.on_card and self.in_where:
+            return "number"  # inside `where`, a card's own number, as a stat is read
         if category is not None:
             return _CATEGORY_TYPES.get(category, "any")
         if self.in_where and (word in CARD_FIELDS or word in self.symbols.card_stats):
@@ -373,7 +430,14 @@ class Checker:
                             "write its name: `{card.name}` (for several cards, `{map(cards, item.name)}`)",
                         )
                 return func.returns
-            if name == "amount" and args and self.names_counter(args[0]):
+            if name == "amount" and args and self.names_counter(args[0]) and args[0][2] in self.symbols.on_card:
+                self.problem(
+                    "D003",
+                    f"`{args[0][2]}` is a number on each card, no player's: read it as `CARD.{args[0][2]}`",
+                    at,
+                    f"for example: card.{args[0][2]}",
+                )
+            elif name == "amount" and args and self.names_counter(args[0]):
                 keyed = args[0][2] in self.symbols.keyed
                 if keyed != (len(args) == 3):
                     self.problem(
@@ -474,6 +538,13 @@ class Checker:
                 at,
                 f"read one key's number: amount({name}, me, KEY)",
             )
+        if kind in ("table", "player") and name in self.symbols.on_card:
+            return self.problem(
+                "D004",
+                f"`{name}` is a number on each card, not the {kind}'s",
+                at,
+                f"read it on a card: `card.{name}` (inside `where`, `{name}` alone)",
+            )
         if kind == "table":
             if self.symbols.counter_owner.get(name) == "table":
                 return "number"
@@ -497,7 +568,7 @@ class Checker:
         if kind in ("card", "cards"):
             if name in CARD_FIELDS:
                 return CARD_FIELDS[name][0]
-            if name in self.symbols.card_stats:
+            if name in self.symbols.card_stats or name in self.symbols.on_card:
                 return "number"
             return self.problem(
                 "D002",

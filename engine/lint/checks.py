@@ -426,9 +426,13 @@ class PackChecker:
                 symbols.zone_owner[doc_id] = owner if owner in ("table", "player") else "table"
             elif kind == "counter":
                 owner = data.get("owner")
-                symbols.counter_owner[doc_id] = owner if owner in ("table", "player") else "table"
+                symbols.counter_owner[doc_id] = owner if owner in ("table", "player", "card") else "table"
+                if data.get("visibility") in ("owner", "hidden"):
+                    symbols.unread.add(doc_id)
                 if data.get("keys") is not None:
                     symbols.keyed.add(doc_id)
+                if owner == "card":
+                    symbols.on_card.add(doc_id)
             elif kind == "flag" and data.get("owner") == "table":
                 symbols.table_flags.add(doc_id)
             elif kind == "function":
@@ -449,6 +453,8 @@ class PackChecker:
                     symbols.ids.setdefault(tag, "tag")
                 for card_type in _texts(data.get("type")):
                     symbols.ids.setdefault(card_type, "type")
+                for back in _texts(data.get("back")):  # `where back = danger`: a back is a word rules name
+                    symbols.ids.setdefault(back, "type")
         for name in (self.manifest or {}).get("parameters") or {}:
             if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
                 assert self.manifest_at is not None  # set with the manifest (collect)
@@ -481,10 +487,48 @@ class PackChecker:
                     for at, name in names:
                         if isinstance(name, str):
                             self.check_ref(file, index, at, name, target, symbols, at_key=role == "refkey")
+        self.check_card_counters(symbols)
+
+    def check_card_counters(self, symbols: dsl.Symbols):
+        """A counter kept on cards (`owner: card`) is read as a card's field: its `max_from` names a stat of
+        the cards, and its id is no stat's name (`card.NAME` would read one of the two)."""
+        for file, index, data in self.docs:
+            if data["kind"] != "counter" or data.get("owner") != "card":
+                continue
+            stat = data.get("max_from")
+            if isinstance(stat, str) and stat not in symbols.card_stats:
+                self.add(
+                    "R001",
+                    f"cards have no stat `{stat}`",
+                    file,
+                    index,
+                    ("max_from",),
+                    suggestions.suggest(stat, symbols.card_stats) or "name a stat the cards print",
+                )
+            if data["id"] in symbols.card_stats:
+                self.add(
+                    "R002",
+                    f"`{data['id']}` is also a stat of cards: `card.{data['id']}` would read one of the two",
+                    file,
+                    index,
+                    ("id",),
+                    "rename the counter or the stat",
+                )
 
     def check_ref(self, file, index, path, name, target, symbols, at_key=False):
         allowed = _CATEGORY_OF_REF.get(target)
         category = symbols.ids.get(name)
+        if target == "counter" and name in symbols.on_card:  # an action's cost, an end rule's score: a player's
+            self.add(
+                "R001",
+                f"`{name}` is a number on each card; a counter of one number is expected here",
+                file,
+                index,
+                path,
+                "use a counter of the table or of each player",
+                at_key=at_key,
+            )
+            return
         if target == "counter" and name in symbols.keyed:  # an action's cost, an end rule's score: one number
             self.add(
                 "R001",

@@ -61,6 +61,8 @@ def card_details(rules, card_id: str) -> dict:
     details: dict = {"name": card.get("name") or card_id}
     if card.get("type"):
         details["type"] = str(card["type"]).replace("_", " ")
+    if card.get("back"):
+        details["back"] = str(card["back"]).replace("_", " ")
     if card.get("tags"):
         details["tags"] = [str(t).replace("_", " ") for t in card["tags"]]
     for field in ("cost", "requires"):

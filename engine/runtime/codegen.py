@@ -397,6 +397,9 @@ class ExpressionCompiler:
             and "keys" not in self.rules.counters[word]
         ):
             return f"g.counter('table', {word!r})"  # its value: where a counter is expected, `counter_name` names it
+        if category == "counter" and self.items and self.rules.counters[word].get("owner") == "card":
+            getter = self._bind("F", word, functions.field_getter(word))  # the item's own number, as a stat
+            return f"{getter}(g, {self.items[-1]})"
         if category is not None:
             return repr(word)
         if self.items:

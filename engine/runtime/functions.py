@@ -197,6 +197,8 @@ _NO_KEY = object()
 def _amount(c, counter, player=None, key=_NO_KEY):
     if counter not in c.g.rules.counters:
         raise ValueError(f"`{counter}` is not a counter")
+    if c.g.rules.counters[counter].get("owner") == "card":
+        raise ValueError(f"`{counter}` is a number on each card: read it as `CARD.{counter}`")
     if key is not _NO_KEY:  # a counter with `keys`: the number at one key
         return c.g.counter_at(player or c.me, counter, key)
     return c.g.counter(player or c.me, counter)
@@ -405,7 +407,7 @@ def _part_words(g, part, number: bool, player) -> str:
     if number or not _is_card(g, part):
         return g.label(part, player)
     if not _sees(g, part, player):
-        return "a card" if player is None else "a face-down card"
+        return ("a card" if player is None else "a face-down card") + g.back_words(part, player)
     return g.card_label(part, None)
 
 
@@ -421,6 +423,7 @@ _CARD_BUILTIN = implemented(
         "type": lambda g, n: g._card_defs[n].get("type"),
         "tags": lambda g, n: list(g._card_defs[n].get("tags") or []),
         "deck": lambda g, n: g._card_defs[n].get("deck"),
+        "back": lambda g, n: g._card_defs[n].get("back"),
         "cost": lambda g, n: list(g._card_defs[n].get("cost") or []),
         "requires": lambda g, n: list(g._card_defs[n].get("requires") or []),
         "orientation": lambda g, n: g.state["orient"][n],
@@ -454,8 +457,11 @@ def field_getter(name: str):
                 if card_builtin is not None:
                     return card_builtin(g, value)
                 if by_number[0] is not g.rules:
-                    by_number[1] = g.rules.card_values(name)
+                    on_card = g.rules.counters.get(name, {}).get("owner") == "card"
+                    by_number[1] = None if on_card else g.rules.card_values(name)  # None: a number on each card
                     by_number[0] = g.rules
+                if by_number[1] is None:
+                    return g.card_counter(value, name)
                 return by_number[1][value]
             except IndexError:
                 raise not_a_card(value, len(g._card_defs)) from None

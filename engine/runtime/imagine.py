@@ -29,12 +29,15 @@ def determinized(g, player, seed: int):
     copy = g.clone()
     rnd = random.Random(seed)
     state = copy.state
-    groups: dict[tuple[str, int | None], list[tuple[str, int]]] = {}  # (home deck, seat): places
+    groups: dict[tuple, list[tuple[str, int]]] = {}  # (home deck, seat[, back seen]): places
+    with_backs = _has_backs(g.rules)
     for key, cards in state["zones"].items():
         for i, card in enumerate(cards):
             if card is not None and not copy.can_see(card, player) and not knows(copy, card, player):
                 # a per-player set's cards trade places only with cards of the same set
-                home = (copy.card_def(card).get("deck") or "", g.rules.start[card][2])
+                home: tuple = (copy.card_def(card).get("deck") or "", g.rules.start[card][2])
+                if with_backs:  # a back everyone sees stays: only cards with that same back come there
+                    home += (copy.card_def(card).get("back") if copy.sees_back(card, player) else _UNSEEN,)
                 groups.setdefault(home, []).append((key, i))
     for slots in groups.values():
         cards = [state["zones"][k][i] for k, i in slots]
@@ -53,6 +56,18 @@ def determinized(g, player, seed: int):
     state["seed"] = rnd.getrandbits(32)
     copy.rng = Streams(state["rng"], state["seed"])
     return copy
+
+
+_UNSEEN = "?"  # the back of a card where its back is not seen (deep in a deck): anything may lie there
+
+
+def _has_backs(rules) -> bool:
+    """Whether any card of the pack has a `back` (worked out once per pack): without backs the re-deal is as it
+    always was, so the bots of packs without backs imagine the same games."""
+    found = rules.__dict__.get("_has_backs")
+    if found is None:
+        found = rules.__dict__["_has_backs"] = any(card.get("back") for card in rules.cards.values())
+    return found
 
 
 def _forget_earlier_picks(state, pending, player) -> None:

@@ -81,6 +81,22 @@ def sight_of(rules, key: str) -> tuple:
     return HIDDEN, None
 
 
+BACKS_VISIBLE, BACKS_TOP, BACKS_HIDDEN = "visible", "top", "hidden"
+# which backs of a zone's face-down cards everyone sees, when the zone does not say (`backs:`): a stack shows
+# its top card's back, a bag none, cards spread out (a hand, a tableau, a row) all of theirs
+_DEFAULT_BACKS = {"deck": BACKS_TOP, "pile": BACKS_TOP, "bag": BACKS_HIDDEN}
+
+
+def backs_of(rules, key: str) -> str:
+    """Which backs of the face-down cards in zone `key` everyone sees: `visible`, `top` or `hidden`."""
+    if key == "_removed":
+        return BACKS_HIDDEN
+    if key.startswith("_"):  # a play area: the cards lie in the open
+        return BACKS_VISIBLE
+    zone = zone_def_of(rules, key)
+    return zone.get("backs") or _DEFAULT_BACKS.get(zone.get("type", ""), BACKS_VISIBLE)
+
+
 def name_of(rules, key: str) -> str:
     """A zone key in words: "P1's hand", "Market", "out of the game"."""
     if key.startswith("_drawn:"):

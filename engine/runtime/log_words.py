@@ -21,7 +21,7 @@ Entries of `state["log"]` (all plain lists):
 from __future__ import annotations
 
 from .counter_visibility import change_line
-from .layout import OWNER, PUBLIC, TOP, sight_of
+from .layout import BACKS_VISIBLE, OWNER, PUBLIC, TOP, backs_of, sight_of
 
 MOVE, COUNT, TOGETHER, REVEAL = "move", "count", "together", "reveal"
 SETUP = "Setup: "
@@ -118,6 +118,29 @@ def log_counted(g, owner, counter: str, change: int) -> None:
     g.state["log"].append([COUNT, setup_flag(g), owner, counter, change])
 
 
+def log_card_counted(g, card: int, counter: str, change: int) -> None:
+    """A change of a counter kept on a card (`owner: card`), worded now for who sees the card then: "P1's
+    Warrior gains 2 wounds" for them, "a card of P1 gains 2 wounds" for the others (the card's owner, if any,
+    is public: where it lies is). Nothing is logged for a change by nothing."""
+    if not change:
+        return
+    prefix = SETUP if setup_flag(g) else ""
+    owner = g.owner_of(card)
+    sight = seen_by(g, card)
+    everyone = (1 << len(g.state["players"])) - 1
+    amount = f"{'gains' if change > 0 else 'loses'} {abs(change)} {counter}"
+
+    def line(seen: bool) -> str:
+        if seen:
+            name = g.card_label(card, None)
+            return prefix + (f"{owner}'s {name} {amount}" if owner else f"{name} {amount}")
+        return prefix + (f"{HIDDEN_CARD} of {owner} {amount}" if owner else f"{HIDDEN_CARD} {amount}")
+
+    public = line(sight == everyone)
+    own = {p: text for p, bit in seat_bits(g).items() if (text := line(bool(sight & bit))) != public}
+    g.state["log"].append([public, own] if own else [public])
+
+
 def log_unchanged(g, owner, counter: str, sign: int) -> None:
     """A gain or loss (`sign`) of nothing of a counter not everyone may read: logged as a change would be,
     worded now, so that those who may not read it cannot tell it from a real change (counter_visibility.py)."""
@@ -170,15 +193,35 @@ def word(g, entry: list, reader) -> str:
     return SETUP + text if entry[1] else text
 
 
+def _backs_told(g, source: str, target: str) -> bool:
+    """Whether a move's line names the backs of the face-down cards it moves: when they come from, or go to, a
+    zone where every back is seen (`backs: visible`, layout.backs_of); a deck's order of backs stays unsaid."""
+    return BACKS_VISIBLE in (backs_of(g.rules, source), backs_of(g.rules, target))
+
+
+def _hidden_cards(g, hidden: list[int], told: bool) -> str:
+    """Face-down cards moved together: "3 cards", or with their backs "3 cards (forest, river, danger backs)"."""
+    backs = [g.card_def(card).get("back") for card in hidden] if told else []
+    if backs and all(backs):
+        return f"{len(hidden)} cards ({', '.join(backs)} backs)"
+    return f"{len(hidden)} cards"
+
+
 def _word_move(g, entry, mask) -> str:
     _, setup, actor, verb, source, target, cards, seen = entry
+    told = _backs_told(g, source, target)
     names = [
-        g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD
+        g.card_label(card, None)
+        if mask & sight == mask
+        else f"{HIDDEN_CARD} ({back} back)"
+        if told and (back := g.card_def(card).get("back"))
+        else HIDDEN_CARD
         for card, sight in zip(cards, seen, strict=True)
     ]
     where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
     if setup == 2 or actor is None:  # nobody's act: "3 cards drawn from ..." (setup), "Axe is discarded from ..."
-        shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
+        every_hidden = len(names) > 1 and all(mask & sight != mask for sight in seen)
+        shown = _hidden_cards(g, cards, told) if every_hidden else ", ".join(names)
         done = f"given to {verb[6:]}" if verb.startswith("gives ") else SETUP_WORDS.get(verb, verb)
         return f"{shown} {done} {where}" if setup else f"{shown} {'are' if len(names) > 1 else 'is'} {done} {where}"
     return f"{actor} {verb} {', '.join(names)} {where}"

@@ -312,6 +312,7 @@ class _StateCheck:
         self.seats()
         self.cards()
         self.counters()
+        self.card_counters()
         self.turn()
         self.frames()
         self.decision()
@@ -422,6 +423,29 @@ class _StateCheck:
                         self.fail(
                             f"{number} is outside the counter's range ({low} to {high})", "counters", owner, counter_id
                         )
+
+    def card_counters(self):
+        """Numbers kept on cards: counters with `owner: card`, on cards of this game, within their bounds."""
+        rules, total = self.rules, len(self.rules.instances)
+        for counter_id, values in self.state.get("card_counters", {}).items():
+            spec = rules.counters.get(counter_id)
+            if spec is None or spec.get("owner") != "card":
+                self.fail("is not a counter kept on cards", "card_counters", counter_id)
+            low, high = spec.get("min"), spec.get("max")
+            for key, number in values.items():
+                if not (key.isdigit() and key == str(int(key)) and int(key) < total):
+                    self.fail(
+                        f"{jsonload.shown(key)} is not a card number of this pack", "card_counters", counter_id, key
+                    )
+                top = high
+                if spec.get("max_from"):
+                    stat = rules.card_values(spec["max_from"])[int(key)]
+                    stat = stat if isinstance(stat, int) else 0
+                    top = stat if top is None else min(int(top), stat)
+                if (low is not None and number < low) or (top is not None and number > top):
+                    self.fail(
+                        f"{number} is outside the counter's range ({low} to {top})", "card_counters", counter_id, key
+                    )
 
     def turn(self):
         state = self.state

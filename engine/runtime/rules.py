@@ -191,6 +191,8 @@ def load(root: Path) -> Ruleset:
         for tag in data.get("tags") or []:
             rules.categories.setdefault(tag, "tag")
         rules.categories.setdefault(data.get("type"), "type")
+        if data.get("back"):  # `where back = danger`: a back is a word, as a type is
+            rules.categories.setdefault(data["back"], "type")
         # a card whose deck is a player's zone is a set each player has: its copies once per seat
         per_player = rules.zones.get(data.get("deck"), {}).get("owner") == "player"
         for seat in seats if per_player else [None]:

@@ -92,6 +92,8 @@ class Snapshot(TypedDict):
     known: NotRequired[dict[str, list[str]]]  # card number (text): seats that know where it lies unseen
     # owner (a seat or "table"): counter id: value, or for a counter with `keys` key (as text): value
     counters: dict[str, dict[str, int | dict[str, int]]]
+    # counter with `owner: card`: card number (text): its number, only where it is not the counter's `start`
+    card_counters: NotRequired[dict[str, dict[str, int]]]
     flags: dict[str, dict[str, Any]]  # owner: flag: value
     used: dict[str, dict[str, int]]  # seat: action id: times taken this game
     turn: Turn
@@ -167,11 +169,13 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         loc.append(zone)
     counters: dict[str, dict[str, int | dict[str, int]]] = {p: {} for p in names + ["table"]}
     for counter_id, counter in rules.counters.items():
+        if counter.get("owner") == "card":  # kept apart, per card: `card_counters`
+            continue
         per_key = counter_keys(counter)
         start = int(counter.get("start", 0))
         for owner in names if counter.get("owner") == "player" else ["table"]:
             counters[owner][counter_id] = start if per_key is None else dict.fromkeys(per_key, start)
-    return {
+    state: State = {
         "format": FORMAT,
         "pack": rules.pack_id,
         "pack_version": rules.fingerprint,
@@ -202,3 +206,7 @@ def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
         "history": [],
         "steps": 0,
     }
+    on_cards = [c for c, spec in rules.counters.items() if spec.get("owner") == "card"]
+    if on_cards:  # only in packs that keep numbers on cards: every other game's state stays as it was
+        state["card_counters"] = {c: {} for c in on_cards}
+    return state

@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ContentError, not_a_card
 from .layout import (
+    BACKS_TOP,
+    BACKS_VISIBLE,
     OWNER,
     PUBLIC,
     TOP,
     ZoneLayout,
+    backs_of,
     card_names,
     cards_by_number,
     id_names,
@@ -186,6 +189,39 @@ class Table:
             raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(values)})", code="X107")
         return values[word]
 
+    def card_counter(self, card, counter_id):
+        """The number of a counter with `owner: card` on one card (its `start` where none was kept)."""
+        spec = self.rules.counters.get(counter_id)
+        if spec is None or spec.get("owner") != "card":
+            raise ContentError(f"`{counter_id}` is not a counter kept on cards", code="X107")
+        if type(card) is not int or not 0 <= card < len(self.state["loc"]):
+            raise ContentError(f"`{counter_id}` is kept on a card, and {self.label(card)} is not one", code="X107")
+        held = self.state.get("card_counters", {}).get(counter_id, {})
+        return held.get(str(card), int(spec.get("start", 0)))
+
+    def set_card_counter(self, card, counter_id, value) -> int:
+        """Set a counter with `owner: card` on one card, within `min`, `max` and the card's `max_from` stat;
+        only a number that is not `start` is kept. Returns the change."""
+        old = self.card_counter(card, counter_id)
+        spec = self.rules.counters[counter_id]
+        low, high = spec.get("min"), spec.get("max")
+        if spec.get("max_from"):
+            stat = self.rules.card_values(spec["max_from"])[card]
+            stat = int(stat) if isinstance(stat, int) else 0
+            high = stat if high is None else min(int(high), stat)
+        if high is not None:
+            value = min(int(high), value)
+        if low is not None:
+            value = max(int(low), value)
+        if spec.get("monotonic") and value < old:
+            raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}", code="X111")
+        held = self.state.setdefault("card_counters", {}).setdefault(counter_id, {})
+        if value == int(spec.get("start", 0)):
+            held.pop(str(card), None)
+        else:
+            held[str(card)] = value
+        return value - old
+
     def counter_lines(self, counter_id):
         counter = self.rules.counters.get(counter_id, {})
         if counter.get("lines_parameter"):
@@ -198,6 +234,8 @@ class Table:
         spec = self.rules.counters.get(counter_id)
         if spec is None:
             raise ContentError(f"`{counter_id}` is not a counter", code="X107")
+        if spec.get("owner") == "card":
+            raise ContentError(f"`{counter_id}` is kept on each card: say which with `on CARD`", code="X107")
         if spec.get("owner") != "player":
             owner = "table"
         low, high = spec.get("min"), spec.get("max")
@@ -293,6 +331,25 @@ class Table:
             return bool(cards) and cards[-1] == card
         return False
 
+    def sees_back(self, card: int, player) -> bool:
+        """Whether `player` (None: everyone) sees the back of `card` where it lies: its face is seen, or the zone
+        shows that back (`backs:` of zones, layout.backs_of). A card without a `back` shows nothing."""
+        if player is not None and self.can_see(card, player):
+            return True
+        zone = self.state["loc"][card]
+        rule = backs_of(self.rules, zone)
+        if rule == BACKS_VISIBLE:
+            return True
+        if rule == BACKS_TOP:
+            cards = [x for x in self.state["zones"][zone] if x is not None]
+            return bool(cards) and cards[-1] == card
+        return False
+
+    def back_words(self, card: int, player) -> str:
+        """The words after "a face-down card" whose back `player` sees: " (forest back)"; else ""."""
+        back = self.card_def(card).get("back")
+        return f" ({back} back)" if back and self.sees_back(card, player) else ""
+
     def discard_pile(self, card: int) -> str:
         """Where a discarded card goes: its home deck's discard pile, else the discard pile of its zone."""
         home = self.card_def(card).get("deck")
@@ -313,7 +370,7 @@ class Table:
             if not isinstance(x, int) or isinstance(x, bool)
             else self.card_label(x, None)
             if all(self.can_see(x, p) for p in self.state["players"])
-            else "a card"
+            else "a card" + self.back_words(x, None)
             for x in values
         )
 
@@ -328,7 +385,7 @@ class Table:
                 if type(card) is int
                 else self.card_def(card).get("name") or self.rules.instances[card]
             )
-        return "a face-down card"
+        return "a face-down card" + self.back_words(card, player)
 
     def zone_name(self, key: str) -> str:
         name = self._zone_names.get(key)

@@ -53,6 +53,8 @@ def _card_text(item) -> str:
     text = item["name"]
     if item.get("orientation"):
         text += f" ({item['orientation']})"
+    if item.get("counters"):  # numbers kept on the card (`owner: card`): `Warrior [wounds 1]`
+        text += " [" + ", ".join(f"{name} {number}" for name, number in item["counters"].items()) + "]"
     return text
 
 
@@ -82,9 +84,9 @@ def zone_text(view, key, zone) -> str:
     """A zone on one line: a row in order (· for an empty place), a discard pile by the card on top and how
     many, anything else (a hand, a supply, a tableau) with like cards grouped; hidden cards as a count."""
     if "top" in zone:
-        return f"top {_card_text(zone['top'])} ({zone['count']})"
+        return f"top {_card_text(zone['top'])} ({zone['count']})" + _backs_text(zone)
     if "cards" not in zone:
-        return f"{zone['count']} face down" if zone["count"] else "—"
+        return f"{zone['count']} face down" + _backs_text(zone) if zone["count"] else "—"
     cards = zone["cards"]
     visible = [c for c in cards if c not in (None, "hidden")]
     if None in cards or "hidden" in cards or _zone_type(view, key) == "row":
@@ -96,7 +98,13 @@ def zone_text(view, key, zone) -> str:
     hidden = zone["count"] - len(visible)
     if hidden > 0 and "hidden" not in cards:
         text += f" (+{hidden} face down)"
-    return text
+    return text + _backs_text(zone)
+
+
+def _backs_text(zone) -> str:
+    """The backs seen of a zone's face-down cards, top first: " (backs: forest, river)" (views.py `backs`)."""
+    backs = zone.get("backs")
+    return f" (backs: {', '.join(reversed(backs))})" if backs else ""
 
 
 def _title(view, spectator: bool, width: int) -> Text:
@@ -129,7 +137,7 @@ def _shared_parts(view, width: int) -> tuple[list[Text], list[Text]]:
         if not (zone["count"] or zone.get("cards")):
             continue
         is_row = _zone_type(view, key) == "row" or None in (zone.get("cards") or [])
-        shown = zone_text(view, key, zone) if "cards" in zone or "top" in zone else str(zone["count"])
+        shown = zone_text(view, key, zone) if {"cards", "top", "backs"} & zone.keys() else str(zone["count"])
         items.append((Text.assemble(_shown(zone["name"] + ": ", "bold"), _shown(shown)), is_row))
     for name, value in view["counters"].get("table", {}).items():  # shared counters: a bag of tokens, ...
         label = view.get("counter_names", {}).get(name, name)
@@ -527,6 +535,8 @@ def _card_lines(view, card_id) -> list[Text]:
     details = view["about"]["cards"][card_id]
     kind = " · ".join([details.get("type", "")] + details.get("tags", [])).strip(" ·")
     lines = [Text.assemble(_shown(details["name"], "bold"), _shown(f" — {kind}" if kind else ""))]
+    if details.get("back"):
+        lines.append(_shown(f"  back: {details['back']}"))
     for field, label in (("cost", "cost"), ("requires", "requires")):
         if details.get(field):
             lines.append(_shown(f"  {label}: {', '.join(details[field])}"))

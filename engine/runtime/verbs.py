@@ -19,6 +19,7 @@ from .functions import cards_in, composite_words, option_words
 from .log_words import (
     MOVE,
     forget_all,
+    log_card_counted,
     log_counted,
     log_revealed,
     log_together,
@@ -207,6 +208,11 @@ class Gain(VerbStep):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0) * self.sign
         counter, player = self.value(c, "counter"), self.player(c)
+        if "on" in self.args:  # a counter with `owner: card`: one card's number
+            card = self.value(c, "on")
+            changed = g.set_card_counter(card, counter, bounded_int(g.card_counter(card, counter) + amount))
+            log_card_counted(g, card, counter, changed)
+            return
         if "at" in self.args:  # a counter with `keys`: the number at one key
             key = self.value(c, "at")
             changed = g.set_counter(player, counter, bounded_int(g.counter_at(player, counter, key) + amount), key)
@@ -247,7 +253,10 @@ class Set(VerbStep):
     def run(self, g, c, frame):
         counter, player = self.value(c, "counter"), self.player(c)
         value = self.value(c, "to")
-        if counter in g.rules.counters:  # with `at`: one key of a counter with `keys` (without: every key)
+        if "on" in self.args and counter in g.rules.counters:  # a counter with `owner: card`: one card's number
+            card = self.value(c, "on")
+            g.set_card_counter(card, counter, bounded_int(int(value or 0)))
+        elif counter in g.rules.counters:  # with `at`: one key of a counter with `keys` (without: every key)
             key = self.value(c, "at")
             if key is None and "at" in self.args:
                 raise ContentError(f"the key of `{counter}` is none", code="X107")
@@ -493,14 +502,17 @@ class Choose(VerbStep):
         }
         return labelled(self, g, c, pending)
 
-    def public_words(self, g, c, chosen, cards) -> str:
-        """The options chosen, as everyone may read them in the log: a `showing` label when everyone can see
-        the cards in it, a list option's parts joined with " + ", else as any value."""
+    def public_words(self, g, c, chosen, cards, reader=None) -> str:
+        """The options chosen, as everyone may read them in the log (or as `reader`, the chooser, reads them: the
+        cards they see by name): a `showing` label when the reader can see the cards in it, a list option's
+        parts joined with " + ", else as any value."""
         pending = {"kind": "choose", "cards": cards, "shape": self.shape, "options": chosen}
         if self.args.get("showing") is not None:
             labelled(self, g, c, pending)
         return ", ".join(
-            option_words(g, pending, i, value, None) or g.public_label([value], cards) for i, value in enumerate(chosen)
+            option_words(g, pending, i, value, reader)
+            or (g.public_label([value], cards) if reader is None or not cards else g.card_label(value, reader))
+            for i, value in enumerate(chosen)
         )
 
     def resume(self, g, c, frame, answer):
@@ -511,11 +523,13 @@ class Choose(VerbStep):
         if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
-            if chosen:  # a forced choice is logged as any other, so that its absence tells nothing (H1)
-                line = _answered(
-                    wait["by"], wait.get("prompt"), self.args.get("as"), self.public_words(g, c, chosen, wait["cards"])
-                )
-                g.log(line, None if wait.get("free") else {wait["by"]: f"{line} (only one option)"})
+            if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
+                by, prompt, name = wait["by"], wait.get("prompt"), self.args.get("as")
+                line = _answered(by, prompt, name, self.public_words(g, c, chosen, wait["cards"]))
+                own = _answered(by, prompt, name, self.public_words(g, c, chosen, wait["cards"], by))
+                if not wait.get("free"):
+                    own += " (only one option)"
+                g.log(line, None if own == line else {by: own})  # the chooser reads the cards they see by name
             return None
         return self._pending(g, c, frame)
 

@@ -27,23 +27,36 @@ def player_view(g, player) -> dict:
             continue
         entry = {"name": g.zone_name(key), "count": len(present)}
         shown: list[dict | str | None] = []  # a card seen; "hidden" or None (empty) for a row's place
+        backs: list[str] = []  # the backs everyone sees of the cards not seen face up, bottom first
         is_row = g.slotted(key)
         for card in cards:
             if card is None:
                 if is_row:
                     shown.append(None)
                 continue
+            back = g._card_defs[card].get("back")
             if g.can_see(card, player):
                 item = {"id": g.rules.instances[card], "name": g.card_label(card, player)}
+                if back:
+                    item["back"] = back
                 if state["orient"][card]:
                     item["orientation"] = ORIENTATIONS[state["orient"][card]]
+                if state.get("card_counters"):  # numbers kept on the card (`owner: card`), next to it
+                    numbers = {c: held[str(card)] for c, held in state["card_counters"].items() if str(card) in held}
+                    if numbers:
+                        item["counters"] = numbers
                 shown.append(item)
-            elif is_row:
+                continue
+            if back and g.sees_back(card, None):
+                backs.append(back)
+            if is_row:
                 shown.append("hidden")
         if g.zone_def(key).get("visibility") == "top" and shown:
             entry["top"] = shown[-1]
         elif any(s is not None for s in shown) or is_row:
             entry["cards"] = shown
+        if backs:
+            entry["backs"] = backs
         zones[key] = entry
     view = {
         "you": player,
