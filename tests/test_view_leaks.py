@@ -10,6 +10,7 @@ as seen by it then (the sight masks of log_words.py), gathered over the whole ga
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -23,6 +24,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.game import Game
 from engine.runtime.log_words import MOVE, seat_bits
 from engine.runtime.persist import SaveError
+from engine.runtime.session import play_randomly
 from engine.runtime.verbs import Reveal
 from engine.runtime.views import option_label
 
@@ -137,20 +139,12 @@ class Watcher:
 
 def play_watched(game: Game, seed: int, most: int, where: str) -> Watcher:
     """Random answers (the game's own stream for chance) until the game ends or `most` answers were given."""
-    rnd = random.Random(seed)
     watcher = Watcher(game)
     watcher.check(f"{where}, at the start")
-    for answered in range(most):
-        if game.over:
-            break
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-        else:
-            player = decision.players[0]
-            legal = game.legal(player)
-            game.apply(legal[rnd.randrange(len(legal))], player)
-        watcher.check(f"{where}, after answer {answered + 1}")
+    steps = itertools.count(1)
+    play_randomly(
+        game, random.Random(seed), after=lambda g: watcher.check(f"{where}, after step {next(steps)}"), limit=most
+    )
     return watcher
 
 
