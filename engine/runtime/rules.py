@@ -61,6 +61,7 @@ class Ruleset:
     scorings: list[dict] = field(default_factory=list)
     functions: dict[str, dict] = field(default_factory=dict)
     flags: dict[str, dict] = field(default_factory=dict)  # flag id -> its `kind: flag` document
+    table_flags: frozenset = frozenset()  # the flags declared `owner: table`
     categories: dict[str, str] = field(default_factory=dict)  # id -> kind (card, zone, tag, ...)
     code: dict[str, object] = field(default_factory=dict)  # "action/explore" -> compiled code
     fingerprint: str = ""  # changes whenever any document changes
@@ -142,9 +143,9 @@ class Ruleset:
         return values
 
     def flag_holder(self, flag, player):
-        """Whose flag `flag` is: the table's for a flag declared `owner: table`, else `player`'s."""
-        spec = self.flags.get(flag) if isinstance(flag, str) else None
-        return "table" if spec is not None and spec.get("owner") == "table" else player
+        """Whose flag `flag` is: the table's for a flag declared `owner: table`, else `player`'s (a hot path:
+        one set lookup, the set made once per pack)."""
+        return "table" if type(flag) is str and flag in self.table_flags else player
 
     @property
     def in_rounds(self) -> bool:
@@ -185,6 +186,7 @@ def load(root: Path) -> Ruleset:
     ):
         for _, _, data in ordered.get(kind, []):
             target[data["id"]] = data
+    rules.table_flags = frozenset(f for f, spec in rules.flags.items() if spec.get("owner") == "table")
     seats = range(1, rules.players[1] + 1)
     for _, _, data in ordered.get("card", []):
         rules.cards[data["id"]] = data

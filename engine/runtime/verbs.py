@@ -526,7 +526,8 @@ class Choose(VerbStep):
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
                 by, prompt, name = wait["by"], wait.get("prompt"), self.args.get("as")
                 line = _answered(by, prompt, name, self.public_words(g, c, chosen, wait["cards"]))
-                own = _answered(by, prompt, name, self.public_words(g, c, chosen, wait["cards"], by))
+                cards = wait["cards"]  # only cards read otherwise for their chooser
+                own = _answered(by, prompt, name, self.public_words(g, c, chosen, cards, by)) if cards else line
                 if not wait.get("free"):
                     own += " (only one option)"
                 g.log(line, None if own == line else {by: own})  # the chooser reads the cards they see by name
