@@ -73,7 +73,8 @@ parameters:
   hand_limit: {default: 5}
 """
 
-MINIMAL_RULES = """kind: zone
+# a deck and a hand every player has, for the small packs of the tests
+DECK_AND_HAND = """kind: zone
 id: deck
 name: Deck
 type: deck
@@ -83,12 +84,17 @@ id: hand
 name: Hand
 type: hand
 owner: player
----
+"""
+
+MINIMAL_RULES = (
+    DECK_AND_HAND
+    + """---
 kind: counter
 id: vp
 name: Victory points
 owner: player
 """
+)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -5,31 +5,24 @@ id, used to do nothing at all; it now stops with X107 at the line."""
 from __future__ import annotations
 
 import pytest
-from conftest import one_action_rules, tiny_manifest, write_tree
+from conftest import DECK_AND_HAND, one_action_rules, tiny_manifest, write_tree
 
 from engine.commands.cli import main
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 
-CARDS = """kind: card
+CARDS = (
+    """kind: card
 id: axe
 name: Axe
 type: technology
 deck: deck
 stats: {vp: 2}
 ---
-kind: zone
-id: deck
-name: Deck
-type: deck
----
-kind: zone
-id: hand
-name: Hand
-type: hand
-owner: player
 """
+    + DECK_AND_HAND
+)
 
 
 def _act(tmp_path, effect: str) -> Game:

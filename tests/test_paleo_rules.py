@@ -105,6 +105,13 @@ def explore(game, takes: dict):
         game.apply(game.legal(game.decision.players[0])[0], game.decision.players[0])
 
 
+def p1_resolves(game, card: str):
+    """P1 takes `card` and resolves an action of it; P2 takes Berry bushes and ignores them."""
+    explore(game, {"P1": card, "P2": "berries"})
+    answer(game, RESOLVE, "P1")
+    answer(game, IGNORE, "P2")
+
+
 def ready(game):
     return saved_and_loaded(game)
 
@@ -325,9 +332,7 @@ def test_without_help_the_requirement_is_not_met():
     """ "Requirements": a group alone whose abilities fall short cannot resolve the action; a non-danger card
     is then discarded face up without effect."""
     game = ready(two_player_game(p1=("lookout", "elder"), p2=("hunter", "healer")))
-    explore(game, {"P1": "quarry", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "quarry")
     assert table(game, "stone") == 0 and "quarry" in ids(game, "discard_up")
 
 
@@ -389,9 +394,7 @@ def test_a_card_may_require_a_tent():
     game = two_player_game(p1=("lookout", "elder"))
     set_table(game, "wood", 1, "wood_supply", 12)
     game = ready(game)
-    explore(game, {"P1": "shelter", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "shelter")
     # without a tent only the 2nd action (1 wood) could be resolved, and it was, without a question
     assert table(game, "victory") == 0 and table(game, "wood") == 2 and "shelter" in ids(game, "discard_up")
 
@@ -423,9 +426,7 @@ def test_dice_met_resolves_the_action():
 def test_dice_without_a_negative_action_the_card_is_ignored():
     """ "Dice": when the raised requirements cannot be met and the card has no negative action, it is ignored."""
     game = ready(two_player_game(p1=("strongman", "lookout"), p2=("lookout", "healer")))
-    explore(game, {"P1": "wild_boar", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "wild_boar")
     roll(game, [4])
     assert table(game, "food") == 5 and "wild_boar" in ids(game, "discard_up")
 
@@ -478,9 +479,7 @@ def test_resources_are_limited_by_the_components():
 def test_a_dream_goes_face_down_on_top_of_the_deck():
     """ "Rewards": a dream, the top of the dream deck, goes face down on top of one's own deck."""
     game = ready(two_player_game(p1=("lookout", "elder")))
-    explore(game, {"P1": "glade", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "glade")
     # the next exploration looks at the top of the deck: the dream is the first card taken to look at
     top = zone(game, "looking:P1")[0]
     assert game.rules.cards[game.rules.instances[top]]["type"] == "dream" and not game.can_see(top, "P1")
@@ -493,9 +492,7 @@ def test_an_idea_goes_to_the_workbench_and_a_full_bench_loses_one():
     for idea in ("idea_tent", "idea_trap", "idea_raft"):
         put(game, idea, "workbench")
     game = ready(game)
-    explore(game, {"P1": "storytelling", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "storytelling")
     assert prompt(game).startswith("The workbench is full")
     answer(game, "Idea: raft") if "Idea: raft" in options(game) else answer(game, "Idea: unnamed tool D")
     assert len(zone(game, "workbench")) == 6 and "idea_raft" in ids(game, "cemetery")
@@ -507,9 +504,7 @@ def test_craft_pays_the_idea_and_takes_its_tool():
     set_table(game, "wood", 2, "wood_supply", 12)
     set_table(game, "stone", 1, "stone_supply", 8)
     game = ready(game)
-    explore(game, {"P1": "toolmaking", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "toolmaking")
     answer(game, "yes")
     answer(game, "Spear")
     answer(game, "yes")  # the torch is all the camp can still pay for
@@ -522,9 +517,7 @@ def test_a_new_human_comes_with_its_tool():
     game = two_player_game(p1=("lookout", "elder"))
     stack_deck(game, "people", ["human_1"])
     game = ready(game)
-    explore(game, {"P1": "wanderer", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "wanderer")
     assert "human_1" in ids(game, "group:P1") and "spear" in ids(game, "tools:P1")
     assert "wanderer" in ids(game, "cemetery")  # the action removes the card
 
@@ -533,9 +526,7 @@ def test_a_secret_is_revealed_once():
     """ "Rewards": a secret is the numbered card from the secret deck, resolved by the player who revealed it,
     never again once revealed."""
     game = ready(two_player_game(p1=("lookout", "artisan")))
-    explore(game, {"P1": "waterfall", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "waterfall")
     answer(game, "Action 1")
     assert ids(game, "secrets_told") == ["secret_1"] and table(game, "food") == 5 + 3
 
@@ -546,9 +537,7 @@ def test_victory_token_reward():
     set_table(game, "wood", 1, "wood_supply", 12)
     set_table(game, "stone", 1, "stone_supply", 8)
     game = ready(game)
-    explore(game, {"P1": "cave_painting", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "cave_painting")
     assert table(game, "victory") == 1 and "cave_painting" in ids(game, "cemetery")
 
 
@@ -598,9 +587,7 @@ def test_fifth_victory_token_wins_for_everyone():
     set_table(game, "wood", 1, "wood_supply", 12)
     set_table(game, "stone", 1, "stone_supply", 8)
     game = ready(game)
-    explore(game, {"P1": "cave_painting", "P2": "berries"})
-    answer(game, RESOLVE, "P1")
-    answer(game, IGNORE, "P2")
+    p1_resolves(game, "cave_painting")
     assert game.over and game.state["result"]["winners"] == ["P1", "P2"]
     assert game.state["result"]["reason"] == "fifth_victory_token"
 

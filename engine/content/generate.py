@@ -117,13 +117,11 @@ def _fill(value, row: dict, unknown: dict, dsl: bool, at: tuple, schema=None):
     return value
 
 
-def expand(data: dict) -> list[dict] | Problem | None:
-    """The cards a card document generates; None for a document that generates nothing (kept as written); a
-    Problem for a `generate` that cannot make cards (the document is then left out, as a broken one)."""
+def expand(data: dict) -> list[dict] | Problem:
+    """The cards a card document with `generate` stands for, or a Problem for a `generate` that cannot make
+    cards (the document is then left out, as a broken one)."""
     from .schema import field_roles, inlined  # the schemas are read only for a file that generates cards
 
-    if data.get("kind") != "card" or "generate" not in data:
-        return None
     rows = _rows(data["generate"])
     if isinstance(rows, Problem):
         rows.path = ("generate", *rows.path)

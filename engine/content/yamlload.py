@@ -282,13 +282,13 @@ def load_text(text: str, path: str) -> LoadedFile:
         loaded.diagnostics.append(
             Diagnostic(code, f"{problem}" + (f" ({exc.context})" if exc.context else ""), path, line, col, hint)
         )
-        loaded.recovered = [(i, doc) for i, chunk in enumerate(_chunks(text)) if (doc := recovered(chunk, path))]
+        loaded.recovered = _recover_all(text, path)
         return loaded
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
         loaded.diagnostics.append(
             Diagnostic("Y001", f"invalid YAML: {str(exc).splitlines()[0]}", path, 1, 1, "check the file's structure")
         )
-        loaded.recovered = [(i, doc) for i, chunk in enumerate(_chunks(text)) if (doc := recovered(chunk, path))]
+        loaded.recovered = _recover_all(text, path)
         return loaded
     for index, node in enumerate(nodes):
         if node is None:
@@ -337,7 +337,7 @@ def _generate(loaded: LoadedFile, index: int, data: dict, node) -> None:
         loaded.diagnostics.append(Diagnostic(made.code, made.message, loaded.path, line, col, made.hint))
         loaded.recovered.append((index, {k: v for k, v in data.items() if k in NAMING_FIELDS and k != "id"}))
         return
-    for number, card in enumerate(made or ()):
+    for number, card in enumerate(made):
         loaded.documents.append(Document(loaded.path, index + number * generate.INDEX_STRIDE, card, node))
 
 
@@ -346,6 +346,11 @@ def _generate(loaded: LoadedFile, index: int, data: dict, node) -> None:
 NAMING_FIELDS = ("kind", "id", "owner", "deck", "type", "tags", "stats", "refs", "params", "parameters", "keys")
 _TOP_LEVEL = re.compile(r"^(kind|id|owner|deck|type):[ \t]*[\"']?([A-Za-z0-9_-]+)", re.MULTILINE)
 _SEPARATOR = re.compile(r"^---(?:[ \t].*)?$", re.MULTILINE)
+
+
+def _recover_all(text: str, path: str) -> list[tuple[int, dict]]:
+    """(index, what could be read of it) for each document of a file the YAML parser refused whole."""
+    return [(i, doc) for i, chunk in enumerate(_chunks(text)) if (doc := recovered(chunk, path))]
 
 
 def _chunks(text: str) -> list[str]:

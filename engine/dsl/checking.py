@@ -63,6 +63,11 @@ _COMPATIBLE = {
 }
 
 
+def _same_items(kind: str) -> str:
+    """The type of a list of a group's own items, fewer or in another order (`unique`, `sort`): cards stay cards."""
+    return kind if kind in ("cards", "players") else "cards" if kind == "zone" else "any"
+
+
 def _fits(actual: str, expected: str) -> bool:
     return actual == expected or "any" in (actual, expected) or (actual, expected) in _COMPATIBLE
 
@@ -194,8 +199,9 @@ class Checker:
         if name == "log" and args:
             self.told_to_all(args[0])
         if name in ("gain", "lose", "set", "pay") and args:
-            self.keyed_change(name, args[-1] if name != "set" else args[0], clauses, at)
-            self.card_change(name, args[-1] if name != "set" else args[0], clauses, at)
+            counter = args[0] if name == "set" else args[-1]
+            self.keyed_change(name, counter, clauses, at)
+            self.card_change(name, counter, clauses, at)
         for binding, offset in bindings:
             self.bind(binding, verb.binds, offset)
 
@@ -418,7 +424,7 @@ class Checker:
                 return self.per_item_call(func, args)
             if name == "unique" and len(args) == 1:  # the same items, fewer: cards stay cards
                 kind = self.expr(args[0])
-                return kind if kind in ("cards", "players") else "cards" if kind == "zone" else "any"
+                return _same_items(kind)
             if name == "words":  # also every text with `{...}` values (parsing.template)
                 for arg in args:
                     card_id = arg[0] == "name" and arg[2] not in self.scope and self.symbols.ids.get(arg[2]) == "card"
@@ -502,11 +508,9 @@ class Checker:
     def per_item_call(self, func, args) -> str:
         """`map(ITEMS, EXPR)`, `sort(ITEMS, KEY)`: EXPR checked per item; the type of the list they make."""
         kind = self.expr(args[0]) if args else "any"
-        values = [self.per_item(kind, arg) for arg in args[1:2]]
-        for arg in args[2:]:
-            self.expr(arg)
+        values = [self.per_item(kind, arg) if i in func.per_item else self.expr(arg) for i, arg in enumerate(args) if i]
         if func.name != "map":  # the same items, in another order
-            return kind if kind in ("cards", "players") else "cards" if kind == "zone" else "any"
+            return _same_items(kind)
         value = values[0] if values else "any"
         return "cards" if value == "card" else "players" if value == "player" else "any"
 
@@ -531,20 +535,16 @@ class Checker:
     def field(self, node):
         _, at, target, name = node
         kind = self.expr(target)
-        if kind in ("table", "player") and name in self.symbols.keyed:
-            return self.problem(
-                "D004",
-                f"`{name}` holds a number per key, not one number",
-                at,
-                f"read one key's number: amount({name}, me, KEY)",
+        if kind in ("table", "player") and (name in self.symbols.keyed or name in self.symbols.on_card):
+            what, hint = (
+                ("holds a number per key, not one number", f"read one key's number: amount({name}, me, KEY)")
+                if name in self.symbols.keyed
+                else (
+                    f"is a number on each card, not the {kind}'s",
+                    f"read it on a card: `card.{name}` (inside `where`, `{name}` alone)",
+                )
             )
-        if kind in ("table", "player") and name in self.symbols.on_card:
-            return self.problem(
-                "D004",
-                f"`{name}` is a number on each card, not the {kind}'s",
-                at,
-                f"read it on a card: `card.{name}` (inside `where`, `{name}` alone)",
-            )
+            return self.problem("D004", f"`{name}` {what}", at, hint)
         if kind == "table":
             if self.symbols.counter_owner.get(name) == "table":
                 return "number"

@@ -139,35 +139,32 @@ def _lost_params(data: dict) -> bool:
     return data["kind"] == "function" and "params" in data and not isinstance(data["params"], list)
 
 
-def _verbs_in(ir) -> set[str]:
-    """The names of the verbs an effect's instructions use, at any depth."""
-    found, pending = set(), [ir]
+def _nodes(ir):
+    """Every node (list) of an effect's instructions, at any depth."""
+    pending = [ir]
     while pending:
         node = pending.pop()
         if isinstance(node, (list, tuple)):
-            if len(node) > 2 and node[0] == "verb" and isinstance(node[2], str):
-                found.add(node[2])
+            yield node
             pending.extend(x for x in node if isinstance(x, (list, tuple)))
-    return found
+
+
+def _verbs_in(ir) -> set[str]:
+    """The names of the verbs an effect's instructions use, at any depth."""
+    return {node[2] for node in _nodes(ir) if len(node) > 2 and node[0] == "verb" and isinstance(node[2], str)}
 
 
 def _flag_uses(ir, set_: set[str], read: set[str]):
     """Add the flags an effect sets (`flag X`, `set X to ...`) to `set_` and those it reads (`flagged(X ...)`) to
     `read`: words only, so a name that is not a flag is harmless here."""
-    pending = [ir]
-    while pending:
-        node = pending.pop()
-        if not isinstance(node, (list, tuple)):
+    for node in _nodes(ir):
+        if len(node) <= 3 or not node[3]:
             continue
-        if len(node) > 3 and node[0] == "verb" and node[2] in ("flag", "set") and node[3]:
+        sets = node[0] == "verb" and node[2] in ("flag", "set")
+        if sets or (node[0] == "call" and node[2] == "flagged"):
             first = node[3][0]
             if isinstance(first, (list, tuple)) and first and first[0] == "name":
-                set_.add(first[2])
-        elif len(node) > 3 and node[0] == "call" and node[2] == "flagged" and node[3]:
-            first = node[3][0]
-            if isinstance(first, (list, tuple)) and first and first[0] == "name":
-                read.add(first[2])
-        pending.extend(x for x in node if isinstance(x, (list, tuple)))
+                (set_ if sets else read).add(first[2])
 
 
 # ------------------------------------------------------------------------------ per pack
@@ -440,13 +437,11 @@ class PackChecker:
                 symbols.functions[doc_id] = (
                     len(data["params"]) if isinstance(data.get("params"), list) else None if _lost_params(data) else 0
                 )
-            elif kind == "card":
-                for group in ("stats", "refs"):
-                    if isinstance(data.get(group), dict):
-                        symbols.card_stats.update(data[group].keys())
-        for _, _, data in self.docs + self.broken:  # a broken card's tags and type too, as far as their shape allows
+        # every card's stats, tags and type, a broken one's too (one without a usable id: a broken `generate`), as
+        # far as their shape allows
+        for _, _, data in self.docs + self.broken:
             if data["kind"] == "card":
-                for group in ("stats", "refs"):  # a card without a usable id (a broken `generate`) too
+                for group in ("stats", "refs"):
                     if isinstance(data.get(group), dict):
                         symbols.card_stats.update(k for k in data[group] if isinstance(k, str))
                 for tag in _texts(data.get("tags")):
@@ -518,25 +513,20 @@ class PackChecker:
     def check_ref(self, file, index, path, name, target, symbols, at_key=False):
         allowed = _CATEGORY_OF_REF.get(target)
         category = symbols.ids.get(name)
-        if target == "counter" and name in symbols.on_card:  # an action's cost, an end rule's score: a player's
-            self.add(
-                "R001",
-                f"`{name}` is a number on each card; a counter of one number is expected here",
-                file,
-                index,
-                path,
-                "use a counter of the table or of each player",
-                at_key=at_key,
+        # an action's cost, an end rule's score: one number, the table's or a player's
+        if target == "counter" and (name in symbols.on_card or name in symbols.keyed):
+            what, hint = (
+                ("is a number on each card", "use a counter of the table or of each player")
+                if name in symbols.on_card
+                else ("holds a number per key", "use a counter without `keys`")
             )
-            return
-        if target == "counter" and name in symbols.keyed:  # an action's cost, an end rule's score: one number
             self.add(
                 "R001",
-                f"`{name}` holds a number per key; a counter of one number is expected here",
+                f"`{name}` {what}; a counter of one number is expected here",
                 file,
                 index,
                 path,
-                "use a counter without `keys`",
+                hint,
                 at_key=at_key,
             )
             return

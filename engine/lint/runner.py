@@ -350,14 +350,12 @@ class _Packs:
             cross, pack_stats = checker.run()
             # what a base reports about its own files is its finding, not this pack's: said once, by the base
             known = {
-                (d.code, d.file, d.line, d.col, d.message)
+                _same(d)
                 for base in bases
                 if base.effective is not None
                 for d in self.lint(self.pack(base.root)).diagnostics
             }
-            cross = [
-                d for d in map(self.positions.resolve, cross) if (d.code, d.file, d.line, d.col, d.message) not in known
-            ]
+            cross = [d for d in map(self.positions.resolve, cross) if _same(d) not in known]
             # one finding once: the cards one document generates share its lines (content/generate.py)
             diags = list({_same(d): d for d in [d for r in results for d in r.diagnostics] + cross}.values())
             assert checker.effective is not None  # run() composed it

@@ -391,15 +391,14 @@ class ExpressionCompiler:
         category = self.rules.categories.get(word)
         if category == "parameter":
             return f"g.params[{word!r}]"
-        if (
-            category == "counter"
-            and self.rules.counters[word].get("owner") == "table"
-            and "keys" not in self.rules.counters[word]
-        ):
-            return f"g.counter('table', {word!r})"  # its value: where a counter is expected, `counter_name` names it
-        if category == "counter" and self.items and self.rules.counters[word].get("owner") == "card":
-            getter = self._bind("F", word, functions.field_getter(word))  # the item's own number, as a stat
-            return f"{getter}(g, {self.items[-1]})"
+        if category == "counter":
+            owner = self.rules.counters[word].get("owner")
+            if owner == "table" and "keys" not in self.rules.counters[word]:
+                # its value: where a counter is expected, `counter_name` names it
+                return f"g.counter('table', {word!r})"
+            if owner == "card" and self.items:
+                getter = self._bind("F", word, functions.field_getter(word))  # the item's own number, as a stat
+                return f"{getter}(g, {self.items[-1]})"
         if category is not None:
             return repr(word)
         if self.items:

@@ -84,9 +84,10 @@ def first_player(g) -> str:
 
 def _after(g, player, include=False) -> str | None:
     """The first player in play from `player` on in seat order (`player` itself only when `include`)."""
-    out = out_of_play(g)
-    seats = g.players_from(player)
-    return next((p for p in (seats if include else seats[1:] + seats[:1]) if p not in out), None)
+    seats = g.in_play_from(player)
+    if not include and seats and seats[0] == player:
+        seats = seats[1:] + seats[:1]
+    return seats[0] if seats else None
 
 
 def _round_ends(g) -> bool:
@@ -266,17 +267,9 @@ class TurnPlan:
 
     def __init__(self, rules):
         self.menu = rules.manifest.get("menu", True) is not False
-        rule = rules.manifest.get("end_turn", "always")
-        key = f"pack/{rules.manifest.get('id')}/end_turn"
-        self.end_turn = (
-            None
-            if rule == "always" or not isinstance(rule, str)
-            else False
-            if rule == "never"
-            else compile_condition(rules, key, rule)
-            if key in rules.code
-            else None
-        )
+        rule = rules.manifest.get("end_turn")
+        key = f"pack/{rules.manifest.get('id')}/end_turn"  # compiled when a condition, not `always` or `never`
+        self.end_turn = False if rule == "never" else compile_condition(rules, key, rule) if key in rules.code else None
         self.checks = {}
         for action_id, action in rules.actions.items():
             limit = action.get("limit", "unlimited")
@@ -421,21 +414,19 @@ def _tie_broken(g, rule, tied: list) -> list:
     an expression or `{most: EXPR}` (more is better) or `{least: EXPR}` (less is better), `me` the tied
     player; the first entry that tells them apart decides, and those still tied share the win."""
     spec = rule.get("tiebreak")
-    entries = [] if isinstance(spec, str) else list(enumerate(spec or []))
-    keys: list[tuple[str, bool]] = []
-    base = f"end/{rule.get('id')}/tiebreak"
-    if isinstance(spec, str):
-        keys.append((base, False))
-    for n, entry in entries:
-        if isinstance(entry, str):
-            keys.append((f"{base}/{n}", False))
-        elif isinstance(entry, dict):
-            for word in ("most", "least"):
-                if isinstance(entry.get(word), str):
-                    keys.append((f"{base}/{n}/{word}", word == "least"))
+    base = f"end/{rule.get('id')}/tiebreak"  # each text compiled under its place in `tiebreak` (compiler.code_key)
+    keys = (
+        [(base, False)]
+        if isinstance(spec, str)
+        else [
+            (f"{base}/{n}{word}", word == "/least") for n in range(len(spec or [])) for word in ("", "/most", "/least")
+        ]
+    )
     for key, fewest in keys:
+        if len(tied) < 2:
+            break
         test = g.rules.code.get(key)
-        if test is None or len(tied) < 2:
+        if test is None:
             continue
         values = {p: _number(test(Ctx(g, {}, p, None))) for p in tied}
         best = (min if fewest else max)(values.values())

@@ -406,9 +406,7 @@ def _part_words(g, part, number: bool, player) -> str:
         return ", ".join(_part_words(g, x, number, player) for x in part) or "nothing"
     if number or not _is_card(g, part):
         return g.label(part, player)
-    if not _sees(g, part, player):
-        return ("a card" if player is None else "a face-down card") + g.back_words(part, player)
-    return g.card_label(part, None)
+    return g.public_label([part], True) if player is None else g.card_label(part, player)  # "a card" if unseen
 
 
 # ---------------------------------------------------------------- fields: card.X, player.X, zone.X

@@ -124,21 +124,17 @@ def log_card_counted(g, card: int, counter: str, change: int) -> None:
     is public: where it lies is). Nothing is logged for a change by nothing."""
     if not change:
         return
-    prefix = SETUP if setup_flag(g) else ""
     owner = g.owner_of(card)
     sight = seen_by(g, card)
     everyone = (1 << len(g.state["players"])) - 1
     amount = f"{'gains' if change > 0 else 'loses'} {abs(change)} {counter}"
-
-    def line(seen: bool) -> str:
-        if seen:
-            name = g.card_label(card, None)
-            return prefix + (f"{owner}'s {name} {amount}" if owner else f"{name} {amount}")
-        return prefix + (f"{HIDDEN_CARD} of {owner} {amount}" if owner else f"{HIDDEN_CARD} {amount}")
-
-    public = line(sight == everyone)
-    own = {p: text for p, bit in seat_bits(g).items() if (text := line(bool(sight & bit))) != public}
-    g.state["log"].append([public, own] if own else [public])
+    name = g.card_label(card, None)
+    named = f"{owner}'s {name} {amount}" if owner else f"{name} {amount}"
+    if sight == everyone:
+        g.log(named)  # "Setup: " before it in the setup
+        return
+    hidden = f"{HIDDEN_CARD} of {owner} {amount}" if owner else f"{HIDDEN_CARD} {amount}"
+    g.log(hidden, {p: named for p, bit in seat_bits(g).items() if sight & bit})
 
 
 def log_unchanged(g, owner, counter: str, sign: int) -> None:
@@ -207,33 +203,35 @@ def _hidden_cards(g, hidden: list[int], told: bool) -> str:
     return f"{len(hidden)} cards"
 
 
-def _word_move(g, entry, mask) -> str:
-    _, setup, actor, verb, source, target, cards, seen = entry
-    told = _backs_told(g, source, target)
-    names = [
+def _names(g, cards, seen, mask, told: bool, grouped: bool) -> str:
+    """The cards of a move or a reveal as `mask` reads them: named where every seat of it saw them, else "a
+    card" (with its back when `told`); `grouped`: several cards none of them named read "3 cards"."""
+    if grouped and len(cards) > 1 and all(mask & sight != mask for sight in seen):
+        return _hidden_cards(g, cards, told)
+    return ", ".join(
         g.card_label(card, None)
         if mask & sight == mask
         else f"{HIDDEN_CARD} ({back} back)"
         if told and (back := g.card_def(card).get("back"))
         else HIDDEN_CARD
         for card, sight in zip(cards, seen, strict=True)
-    ]
+    )
+
+
+def _word_move(g, entry, mask) -> str:
+    _, setup, actor, verb, source, target, cards, seen = entry
+    told = _backs_told(g, source, target)
     where = f"from {g.zone_name(source)} to {g.zone_name(target)}"
     if setup == 2 or actor is None:  # nobody's act: "3 cards drawn from ..." (setup), "Axe is discarded from ..."
-        every_hidden = len(names) > 1 and all(mask & sight != mask for sight in seen)
-        shown = _hidden_cards(g, cards, told) if every_hidden else ", ".join(names)
+        shown = _names(g, cards, seen, mask, told, grouped=True)
         done = f"given to {verb[6:]}" if verb.startswith("gives ") else SETUP_WORDS.get(verb, verb)
-        return f"{shown} {done} {where}" if setup else f"{shown} {'are' if len(names) > 1 else 'is'} {done} {where}"
-    return f"{actor} {verb} {', '.join(names)} {where}"
+        return f"{shown} {done} {where}" if setup else f"{shown} {'are' if len(cards) > 1 else 'is'} {done} {where}"
+    return f"{actor} {verb} {_names(g, cards, seen, mask, told, grouped=False)} {where}"
 
 
 def _word_reveal(g, entry, mask) -> str:
     _, _setup, actor, to, cards, seen = entry
-    names = [
-        g.card_label(card, None) if mask & sight == mask else HIDDEN_CARD
-        for card, sight in zip(cards, seen, strict=True)
-    ]
-    shown = f"{len(names)} cards" if len(names) > 1 and set(names) == {HIDDEN_CARD} else ", ".join(names)
+    shown = _names(g, cards, seen, mask, told=False, grouped=True)
     who = f"{actor} " if actor is not None else ""
     if to is None:
         return f"{who}reveals {shown}" if who else f"{shown} revealed"

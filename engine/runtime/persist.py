@@ -23,7 +23,7 @@ from engine.files import atomic, jsonload, resources
 from .errors import ContentError, GameError
 from .log_words import COUNT, MOVE, REVEAL, TOGETHER
 from .protocol import CHANCE, END_TURN, SIMULTANEOUS, allowed_for
-from .state import FORMAT, counter_keys
+from .state import FORMAT, card_counter_max, counter_keys
 
 LOG_SCHEMA, SAVE_SCHEMA = "log.schema.json", "save.schema.json"
 # the verb that asks each kind of decision, and so must be the step its frame waits at
@@ -378,16 +378,16 @@ class _StateCheck:
                 self.fail(f"card {card} lies in `{where[card]}`, not {jsonload.shown(key)}", "loc", card)
         if len(state["orient"]) != total:
             self.fail(f"{len(state['orient'])} entries, but the pack has {total} cards", "orient")
-        for key, seen in state["shown"].items():
-            if not (key.isdigit() and key == str(int(key)) and int(key) < total):
-                self.fail(f"{jsonload.shown(key)} is not a card number of this pack", "shown", key)
-            if seen != "all" and not set(seen) <= set(players):
-                self.fail("names a seat this game does not have", "shown", key)
-        for key, seats in state.get("known", {}).items():
-            if not (key.isdigit() and key == str(int(key)) and int(key) < total):
-                self.fail(f"{jsonload.shown(key)} is not a card number of this pack", "known", key)
-            if not set(seats) <= set(players):
-                self.fail("names a seat this game does not have", "known", key)
+        for field in ("shown", "known"):  # card number (text): "all" (shown only) or seats
+            for key, seats in state.get(field, {}).items():
+                self.card_key(key, field, key)
+                if seats != "all" and not set(seats) <= set(players):
+                    self.fail("names a seat this game does not have", field, key)
+
+    def card_key(self, key, *parts):
+        """Refuse a key that is not a card number of this pack written as text ("7")."""
+        if not (key.isdigit() and key == str(int(key)) and int(key) < len(self.rules.instances)):
+            self.fail(f"{jsonload.shown(key)} is not a card number of this pack", *parts)
 
     def counters(self):
         state, rules = self.state, self.rules
@@ -426,22 +426,15 @@ class _StateCheck:
 
     def card_counters(self):
         """Numbers kept on cards: counters with `owner: card`, on cards of this game, within their bounds."""
-        rules, total = self.rules, len(self.rules.instances)
+        rules = self.rules
         for counter_id, values in self.state.get("card_counters", {}).items():
             spec = rules.counters.get(counter_id)
             if spec is None or spec.get("owner") != "card":
                 self.fail("is not a counter kept on cards", "card_counters", counter_id)
-            low, high = spec.get("min"), spec.get("max")
+            low = spec.get("min")
             for key, number in values.items():
-                if not (key.isdigit() and key == str(int(key)) and int(key) < total):
-                    self.fail(
-                        f"{jsonload.shown(key)} is not a card number of this pack", "card_counters", counter_id, key
-                    )
-                top = high
-                if spec.get("max_from"):
-                    stat = rules.card_values(spec["max_from"])[int(key)]
-                    stat = stat if isinstance(stat, int) else 0
-                    top = stat if top is None else min(int(top), stat)
+                self.card_key(key, "card_counters", counter_id, key)
+                top = card_counter_max(rules, spec, int(key))
                 if (low is not None and number < low) or (top is not None and number > top):
                     self.fail(
                         f"{number} is outside the counter's range ({low} to {top})", "card_counters", counter_id, key
@@ -561,7 +554,7 @@ class _StateCheck:
         (log_words.py) cannot fail: a forged entry is refused here."""
         state, rules = self.state, self.rules
         players = state["players"]
-        total, seats = len(rules.instances), 1 << len(players)
+        seats = 1 << len(players)
         for i, entry in enumerate(state["log"]):
             kind = entry[0]
             if len(entry) <= 2:
@@ -570,13 +563,7 @@ class _StateCheck:
                 for field in (4, 5):
                     if entry[field] not in state["zones"]:
                         self.fail(f"the game has no such zone ({jsonload.shown(entry[field])})", "log", i, field)
-                cards, seen = entry[6], entry[7]
-                for n, card in enumerate(cards):
-                    if card >= total:
-                        self.fail(f"there is no card {card}: the pack has {total} (0 to {total - 1})", "log", i, 6, n)
-                if len(seen) != len(cards):
-                    self.fail("who saw the cards needs one for each card", "log", i, 7)
-                masks = [(n, mask) for n, mask in enumerate(seen)]
+                masks = self.cards_seen(i, 6)
             elif kind == COUNT:
                 owner, counter = entry[2], entry[3]
                 spec = rules.counters.get(counter)
@@ -591,25 +578,31 @@ class _StateCheck:
                 for n, (seat, _label, _mask) in enumerate(entry[2]):
                     if seat not in players:
                         self.fail("is not a seat of this game", "log", i, 2, n, 0)
-                masks = [(n, pick[2]) for n, pick in enumerate(entry[2])]
+                masks = [((2, n, 2), pick[2]) for n, pick in enumerate(entry[2])]
             elif kind == REVEAL:
-                actor, to, cards, seen = entry[2], entry[3], entry[4], entry[5]
-                for field, seat in [(2, actor)] + [(3, s) for s in to or []]:
+                for field, seat in [(2, entry[2])] + [(3, s) for s in entry[3] or []]:
                     if seat is not None and seat not in players:
                         self.fail(f"{jsonload.shown(seat)} is not a seat of this game", "log", i, field)
-                for n, card in enumerate(cards):
-                    if card >= total:
-                        self.fail(f"there is no card {card}: the pack has {total} (0 to {total - 1})", "log", i, 4, n)
-                if len(seen) != len(cards):
-                    self.fail("who saw the cards needs one for each card", "log", i, 5)
-                masks = [(n, mask) for n, mask in enumerate(seen)]
+                masks = self.cards_seen(i, 4)
             else:  # the schema allows no other kind
                 continue
-            for n, mask in masks:
+            for at, mask in masks:
                 if mask >= seats:
                     self.fail(
                         f"{mask} names seats this game does not have ({len(players)} seats: less than {seats})",
                         "log",
                         i,
-                        *((7, n) if kind == MOVE else (5, n) if kind == REVEAL else (2, n, 2)),
+                        *at,
                     )
+
+    def cards_seen(self, i: int, field: int) -> list:
+        """Check log entry `i`'s cards (at `field`) and who saw each (at `field + 1`, one mask per card, as in
+        moves and reveals); (where, mask) of each mask."""
+        entry, total = self.state["log"][i], len(self.rules.instances)
+        cards, seen = entry[field], entry[field + 1]
+        for n, card in enumerate(cards):
+            if card >= total:
+                self.fail(f"there is no card {card}: the pack has {total} (0 to {total - 1})", "log", i, field, n)
+        if len(seen) != len(cards):
+            self.fail("who saw the cards needs one for each card", "log", i, field + 1)
+        return [((field + 1, n), mask) for n, mask in enumerate(seen)]

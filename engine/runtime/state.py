@@ -140,6 +140,17 @@ def counter_keys(counter: dict) -> tuple[str, ...] | None:
     return tuple(str(k) for k in keys)
 
 
+def card_counter_max(rules, counter: dict, card: int):
+    """The most a counter with `owner: card` may hold on `card`: its `max`, and no more than the card's
+    `max_from` stat (0 where the card has none); None when nothing bounds it."""
+    high = counter.get("max")
+    if not counter.get("max_from"):
+        return high
+    stat = rules.card_values(counter["max_from"])[card]
+    stat = int(stat) if isinstance(stat, int) else 0
+    return stat if high is None else min(int(high), stat)
+
+
 def plain_copy(data):
     """A deep copy of plain data (dicts, lists, text, numbers): marshal does it in C, far faster than
     copy.deepcopy."""

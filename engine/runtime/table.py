@@ -30,6 +30,7 @@ from .layout import (
 )
 from .log_words import lines_for
 from .places import capacity_of, check_capacity
+from .state import card_counter_max
 
 if TYPE_CHECKING:  # for the annotations only: importing the rules here would load the compiler early
     from .rng import Streams
@@ -182,12 +183,7 @@ class Table:
     def counter_at(self, owner, counter_id, key):
         """The number at `key` of a counter with `keys` (state.counter_keys)."""
         values = self.counter(owner, counter_id)
-        if not isinstance(values, dict):
-            raise ContentError(f"`{counter_id}` has no keys: read it without one", code="X107")
-        word = _key_word(key)
-        if word not in values:
-            raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(values)})", code="X107")
-        return values[word]
+        return values[_key_in(values, counter_id, key, "read it without one")]
 
     def card_counter(self, card, counter_id):
         """The number of a counter with `owner: card` on one card (its `start` where none was kept)."""
@@ -204,11 +200,7 @@ class Table:
         only a number that is not `start` is kept. Returns the change."""
         old = self.card_counter(card, counter_id)
         spec = self.rules.counters[counter_id]
-        low, high = spec.get("min"), spec.get("max")
-        if spec.get("max_from"):
-            stat = self.rules.card_values(spec["max_from"])[card]
-            stat = int(stat) if isinstance(stat, int) else 0
-            high = stat if high is None else min(int(high), stat)
+        low, high = spec.get("min"), card_counter_max(self.rules, spec, card)
         if high is not None:
             value = min(int(high), value)
         if low is not None:
@@ -244,17 +236,12 @@ class Table:
         if high is not None:
             value = min(int(high), value)
         held = self.state["counters"][owner]
-        if key is not None or isinstance(held.get(counter_id), dict):
-            held = held[counter_id]
-            if not isinstance(held, dict):
-                raise ContentError(f"`{counter_id}` has no keys: change it without `at`", code="X107")
-            if key is None:  # every key at once: `set progress to 0`
-                changes = [self._set_one(spec, counter_id, held, word, value) for word in held]
-                return sum(changes)
-            word = _key_word(key)
-            if word not in held:
-                raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(held)})", code="X107")
-            return self._set_one(spec, counter_id, held, word, value)
+        values = held.get(counter_id)
+        if key is not None:
+            word = _key_in(values, counter_id, key, "change it without `at`")
+            return self._set_one(spec, counter_id, values, word, value)
+        if isinstance(values, dict):  # every key at once: `set progress to 0`
+            return sum([self._set_one(spec, counter_id, values, word, value) for word in values])
         return self._set_one(spec, counter_id, held, counter_id, value)
 
     @staticmethod
@@ -432,8 +419,14 @@ class Table:
         return lines_for(self, player)
 
 
-def _key_word(key) -> str:
-    """A key of a counter with `keys` as the state writes it: `7` and `wood` as texts."""
+def _key_in(values, counter_id: str, key, without: str) -> str:
+    """`key` as the state writes the keys of a counter with `keys` (`7` and `wood` as texts), once it is known
+    to be one of `values`' keys; `without`: what to do instead, for a counter without keys."""
+    if not isinstance(values, dict):
+        raise ContentError(f"`{counter_id}` has no keys: {without}", code="X107")
     if isinstance(key, bool) or not isinstance(key, (int, str)):
         raise ContentError(f"a counter's key is a name or a number, not {key!r}", code="X107")
-    return str(key)
+    word = str(key)
+    if word not in values:
+        raise ContentError(f"{word} is not a key of `{counter_id}` (its keys: {', '.join(values)})", code="X107")
+    return word

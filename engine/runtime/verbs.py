@@ -54,10 +54,8 @@ def compile_verb(compiler, node):
         if prep == "as":
             compiled["as"] = value[2]
             binds.append(value[2])
-        elif (
-            getattr(spec.clauses.get(prep), "type", "") == "moment"  # a plain word: `until round_end`
-            or getattr(spec.clauses.get(prep), "type", "") == "counter"
-            and _names_counter(compiler, value)
+        elif (kind := getattr(spec.clauses.get(prep), "type", "")) == "moment" or (  # a word: `until round_end`
+            kind == "counter" and _names_counter(compiler, value)
         ):
             compiled[prep] = _constant(value[2])
         elif prep == "showing":  # worked out per option, `item` the option
@@ -107,7 +105,7 @@ def options_are_cards(raw, numeric) -> bool:
     return not (source is not None and holds_numbers(source, numeric))
 
 
-def option_shape(node, numeric, shapes, item_number: bool = False) -> list[bool] | None:
+def option_shape(node, numeric, shapes) -> list[bool] | None:
     """For options that are lists written in the text (`[[card, 2], ...]`, `map(hand(me), [item, item.vp])`,
     or a name `let` bound to such): which of their places hold plain numbers rather than card numbers (both
     are whole numbers at run time), so that an option reads "Axe + 2", never a card's number. None: no such
@@ -116,19 +114,19 @@ def option_shape(node, numeric, shapes, item_number: bool = False) -> list[bool]
         return None
     kind = node[0]
     if kind == "list" and node[2] and all(inner[0] == "list" for inner in node[2]):
-        rows = [[plain_number(x, numeric, item_number) for x in inner[2]] for inner in node[2]]
+        rows = [[plain_number(x, numeric) for x in inner[2]] for inner in node[2]]
         return [all(i < len(row) and row[i] for row in rows) for i in range(max(map(len, rows)))]
     if kind == "call" and node[2] == "map" and len(node[3]) == 2 and node[3][1][0] == "list":
         inner = holds_numbers(node[3][0], numeric)
         return [plain_number(x, numeric, inner) for x in node[3][1][2]]
-    if kind == "call" and node[2] in ("sort", "unique", "without", "map") and node[3]:
-        return option_shape(node[3][0], numeric, shapes, item_number) if node[2] != "map" else None
+    if kind == "call" and node[2] in ("sort", "unique", "without") and node[3]:
+        return option_shape(node[3][0], numeric, shapes)
     if kind == "where":
-        return option_shape(node[2], numeric, shapes, item_number)
+        return option_shape(node[2], numeric, shapes)
     if kind == "name":
         return shapes.get(node[2])
     if kind == "op" and node[2] == "+":
-        left, right = (option_shape(x, numeric, shapes, item_number) for x in (node[3], node[4]))
+        left, right = (option_shape(x, numeric, shapes) for x in (node[3], node[4]))
         if left is None or right is None:
             return left or right
         return [a and b for a, b in zip(left, right, strict=False)]
@@ -244,9 +242,10 @@ class Pay(VerbStep):
     def run(self, g, c, frame):
         amount = int(self.value(c, "amount") or 0)
         counter, player = self.value(c, "counter"), self.player(c)
-        if _one_number(g.counter(player, counter), counter) < amount:
+        have = _one_number(g.counter(player, counter), counter)
+        if have < amount:
             return "fail"
-        g.set_counter(player, counter, g.counter(player, counter) - amount)
+        g.set_counter(player, counter, have - amount)
 
 
 class Set(VerbStep):
@@ -382,7 +381,10 @@ class Reveal(VerbStep):
 
     def run(self, g, c, frame):
         to_value = self.value(c, "to")
-        to = None if to_value is None else [p for p in g.players if p in g.items_of(to_value)]
+        to = None
+        if to_value is not None:  # the seats shown to, in seat order
+            chosen = g.items_of(to_value)
+            to = [p for p in g.players if p in chosen]
         if to == []:
             return
         shown = g.state["shown"]
@@ -413,17 +415,16 @@ class Shuffle(VerbStep):
 class Turn(VerbStep):
     def run(self, g, c, frame):
         orientation = self.value(c, "to")
+        actor, word = acting(c), ORIENTATIONS[int(orientation)]
+
+        def line(label):
+            return f"{actor} turns {label} ({word})" if actor else f"{label} is now {word}"
+
         for card in self.cards(c, self.value(c, "card")):
             g.state["orient"][card] = int(orientation)
-            actor, word = acting(c), ORIENTATIONS[int(orientation)]
-
-            def line(label, actor=actor, word=word):
-                return f"{actor} turns {label} ({word})" if actor else f"{label} is now {word}"
-
             # the card's name only for those who see it (a card turned in a hidden place stays "a card")
-            public = line(g.public_label([card], True))
-            own = {p: text for p in g.players if g.can_see(card, p) and (text := line(g.card_label(card, p))) != public}
-            g.log(public, own or None)
+            public, named = line(g.public_label([card], True)), line(g.card_label(card, None))
+            g.log(public, {p: named for p in g.players if g.can_see(card, p)} if named != public else None)
 
 
 # ---------------------------------------------------------------- decisions
@@ -756,19 +757,22 @@ class ChooseSecretly(VerbStep):
             count = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
             asked = {p: text + count for p, text in asked.items()}
             plain += count
+        alike = len(set(asked.values())) == 1
         pending = {
             "kind": "secret",
             "by": list(askers),
             "order": list(askers),
             "answers": {},
-            "prompt": next(iter(asked.values())) if len(set(asked.values())) == 1 else plain,
+            "prompt": next(iter(asked.values())) if alike else plain,
             "options": options,
             "allowed": allowed,
             "cards": self.of_cards,
         }
-        if len(set(asked.values())) > 1:  # each reads their own; those waiting read the plain words
+        if not alike:  # each reads their own; those waiting read the plain words
             pending["prompts"] = asked
-        owner = {key: p for p, keys in reversed(wait["own"].items()) for key in keys}
+        owner = None  # an option's chooser, for its `showing` label (the first of those who share it)
+        if self.args.get("showing") is not None:
+            owner = {key: p for p, keys in reversed(wait["own"].items()) for key in keys}
         return labelled(self, g, c, pending, owner)  # `showing` labels for each option's chooser, list options
 
     def resume(self, g, c, frame, answer):

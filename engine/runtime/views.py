@@ -42,7 +42,8 @@ def player_view(g, player) -> dict:
                 if state["orient"][card]:
                     item["orientation"] = ORIENTATIONS[state["orient"][card]]
                 if state.get("card_counters"):  # numbers kept on the card (`owner: card`), next to it
-                    numbers = {c: held[str(card)] for c, held in state["card_counters"].items() if str(card) in held}
+                    number = str(card)
+                    numbers = {c: held[number] for c, held in state["card_counters"].items() if number in held}
                     if numbers:
                         item["counters"] = numbers
                 shown.append(item)
