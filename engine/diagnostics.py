@@ -163,8 +163,9 @@ RULES: dict[str, Rule] = {
             "error",
             "A pack defines, replaces, patches or removes an inherited id in two ways at once.",
             "A document whose id a base already uses needs `replace: true` (and the same kind) to take its place; "
-            "one id is replaced, patched or removed once per pack; two extended packs may not define one id "
-            "differently, nor set `players` or `turns` differently unless the pack sets it itself.",
+            "one id is replaced, patched or removed once per pack; two extended packs may not both change one "
+            "document, parameter or deck (what only one of them changed, the other inheriting it unchanged, is "
+            "taken from it), nor set `players` or `turns` differently unless the pack sets it itself.",
         ),
         _rule(
             "P007",

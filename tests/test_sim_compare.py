@@ -162,7 +162,7 @@ def test_welch_interval_of_two_means():
 
 
 def _rules(counter):
-    return SimpleNamespace(pack_id="variant", root=ROOT, score_counter=counter, in_rounds=False)
+    return SimpleNamespace(pack_id="variant", root=ROOT, score_counter=counter, in_rounds=False, cooperative=False)
 
 
 def _game(seed, winners, scores=None, reason="goal", turns=10):

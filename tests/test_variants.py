@@ -202,8 +202,8 @@ def test_variants_of_variants_stack(packs):
 
 
 def test_two_variants_of_one_base_can_be_combined(packs, lint_json):
-    """Extending two packs that share a base: the shared documents are one; a document the two define
-    differently is a conflict (P006) at the `extends` entry."""
+    """Extending two packs that share a base: the shared documents are one; a document one of them changed
+    is taken from it, and one both changed is a conflict (P006) at the `extends` entry (tests/test_compose_merge.py)."""
     packs({"a.yaml": 'kind: action\nid: rest\nname: Rest\neffect: |\n  log "rest"\n'}, name="left")
     packs({"b.yaml": 'kind: action\nid: run\nname: Run\neffect: |\n  log "run"\n'}, name="right")
     both = packs({}, name="both")
@@ -212,6 +212,8 @@ def test_two_variants_of_one_base_can_be_combined(packs, lint_json):
     assert set(load(both).actions) == {"score", "rest", "run"}
     right = both.parent / "right"
     (right / "b.yaml").write_text("kind: patch\ntarget: score\nchanges:\n  name: Score more\n")
+    assert found(lint_json, both) == (0, []) and load(both).actions["score"]["name"] == "Score more"
+    (both.parent / "left" / "a.yaml").write_text("kind: patch\ntarget: score\nchanges:\n  name: Score less\n")
     assert found(lint_json, both) == (1, [("pack.yaml", 5, 17, "P006")])
 
 

@@ -626,6 +626,12 @@ def print_summary(summary, console):
                 f"{row['ci95'][0] * 100:.1f}–{row['ci95'][1] * 100:.1f}",
             )
         console.print(agents_table)
+    team = summary.get("team")
+    if team:
+        console.print(
+            f"The team (a cooperative pack: all win or none) won {team['wins']} of {summary['played']} games: "
+            f"{team['win_rate']:.1%} (95 % CI {team['ci95'][0] * 100:.1f}–{team['ci95'][1] * 100:.1f})"
+        )
     turns, decisions = summary["turns"], summary["decisions"]
     if turns:
         unit = summary.get("length_unit", "turns")

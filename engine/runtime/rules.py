@@ -148,6 +148,12 @@ class Ruleset:
         return "table" if type(flag) is str and flag in self.table_flags else player
 
     @property
+    def cooperative(self) -> bool:
+        """`cooperative: true`: the players are one team that wins or loses together, so a bot that looks
+        ahead weighs the team's position, not its lead over the others (who are its partners)."""
+        return self.manifest.get("cooperative") is True
+
+    @property
     def in_rounds(self) -> bool:
         """`turns: rounds`: the table plays round after round, driven by phases, with no turn menus."""
         return self.manifest.get("turns") == "rounds"

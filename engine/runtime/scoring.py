@@ -11,7 +11,8 @@ DECIDED = 1_000  # what a won (or lost) game is worth to `projected_margin`, bey
 
 
 def projected_margin(g, player, *, in_place: bool = False) -> int:
-    """The player's score minus the best other score, were the game to end now (the pack's end
+    """The player's score minus the best other score (the score itself in a cooperative pack, where the
+    others are partners), were the game to end now (the pack's end
     scoring included; the other way round when the fewest points win): a game-independent measure of how
     well a player is doing. `in_place`: end this very game instead of a copy, for a game thrown away
     afterwards (a bot's imagined game): the same number without the cost of a clone. A pack with no score counter ends with no scores
@@ -37,7 +38,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
     if fewest_win(g.rules):  # `result: least`: the fewest points are the best, so a margin counts them down
         scores = {p: -v for p, v in scores.items()}
-    others = [v for p, v in scores.items() if p != player]
+    others = [] if g.rules.cooperative else [v for p, v in scores.items() if p != player]
     margin = scores.get(player, 0) - (max(others) if others else 0)
     if over:  # a game decided by winning or losing (a solo or cooperative end) counts that first
         winners = g.state["result"]["winners"]

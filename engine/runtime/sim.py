@@ -196,6 +196,15 @@ def summarise(rules, results, players, names, seed) -> dict:
             "ci95": [round(low, 4), round(high, 4)],
         }
     all_scores = Counter(v for r in done for v in (r["scores"] or {}).values())
+    team = None
+    if rules.cooperative:  # one team: a game is won by all or by none, so the seats' split shares say little
+        won = sum(1 for r in done if r["winners"])
+        low, high = wilson(won, len(done))
+        team = {
+            "wins": won,
+            "win_rate": round(won / len(done), 4) if done else 0.0,
+            "ci95": [round(low, 4), round(high, 4)],
+        }
     return {
         "pack": rules.pack_id,
         "players": players,
@@ -207,6 +216,7 @@ def summarise(rules, results, players, names, seed) -> dict:
         "score_counter": rules.score_counter,
         "seats": seat_rows,
         "per_agent": per_agent,
+        "team": team,
         "score_distribution": {str(k): all_scores[k] for k in sorted(all_scores)},
         "turns": _spread([r["turns"] for r in done]),
         "decisions": _spread([r["decisions"] for r in done]),
