@@ -80,7 +80,9 @@ name: "{n}"
 type: penalty
 deck: deck
 stats: {value: "{n}"}
-generate: {n: {from: 3, to: 35}}
+back: "{back}"
+tags: ["{back}", odd]
+generate: [{n: 3, back: forest}, {n: 5, back: river}]
 """
 
 NOT_GENERATING = """# templates without generate
@@ -90,6 +92,8 @@ name: Card
 type: penalty
 deck: deck
 stats: {value: "{n}"}
+back: "{back}"
+tags: ["{back}"]
 """
 
 
@@ -102,4 +106,4 @@ def test_a_card_that_generates_cards_is_clean_in_the_editor(exported, tmp_path):
     result = run_yls(exported / "document.schema.json", [generating, plain])
     assert result["schema_errors"] == []
     assert result["files"][str(generating)] == []
-    assert {d["line"] for d in result["files"][str(plain)]} == {3, 7}
+    assert {d["line"] for d in result["files"][str(plain)]} == {3, 7, 8, 9}

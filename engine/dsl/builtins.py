@@ -280,7 +280,9 @@ VERBS: dict[str, Verb] = {
         ),
         Verb(
             "perform",
-            "Carry out another action by its id; `with` gives it the card it resolves (`card`).",
+            "Carry out another action by its id; `with` gives it the card it resolves (`card`). An action with "
+            "`params` is given their values in parentheses: `perform suffer(2) for p` runs `suffer` with its first "
+            "name bound to 2.",
             (_p("action", "any"),),
             {"with": _p("card", "card", False), "for": _FOR},
             "perform encounter with found",

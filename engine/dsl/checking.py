@@ -23,6 +23,8 @@ class Symbols:
     functions: dict[str, int | None] = field(
         default_factory=dict
     )  # pack function id -> number of params (None: unknown)
+    # action id -> how many values `perform ACTION(...)` gives it (`params`; None: unknown, 0: none)
+    action_params: dict[str, int | None] = field(default_factory=dict)
     card_stats: set[str] = field(default_factory=set)  # stat and ref names usable as card.FIELD
     keyed: set[str] = field(default_factory=set)  # counters with `keys`: a number per key
     on_card: set[str] = field(default_factory=set)  # counters with `owner: card`: a number on each card
@@ -143,8 +145,9 @@ class Checker:
                 f"write it as: {name} {shown}".rstrip(),
             )
         bindings = []
+        checked = 1 if name == "perform" and args and self.performed(args[0]) else 0
         # not strict: a wrong count of arguments is D003 above; the ones there are are still checked
-        for param, arg in zip(verb.params_for(len(args)), args, strict=False):
+        for param, arg in list(zip(verb.params_for(len(args)), args, strict=False))[checked:]:
             if param.type == "name":
                 if arg[0] != "name":
                     self.problem("D004", f"`{name}` needs a plain name for its {param.name}", arg[1])
@@ -204,6 +207,35 @@ class Checker:
             self.card_change(name, counter, clauses, at)
         for binding, offset in bindings:
             self.bind(binding, verb.binds, offset)
+
+    def performed(self, target) -> bool:
+        """The action of a `perform` and the values it is given: `perform suffer(3)` gives `suffer` its `params`
+        (as many as it declares), `perform suffer` none. True when the target was checked here."""
+        if target[0] == "call" and self.symbols.ids.get(target[2]) == "action":
+            _, at, action, values = target
+            expected = self.symbols.action_params.get(action, 0)
+            if expected is not None and len(values) != expected:
+                self.problem(
+                    "D003",
+                    f"`{action}` takes {expected} value{'s' if expected != 1 else ''} (its `params`), got {len(values)}",
+                    at,
+                    f"give it one value per name of its `params`: perform {action}(...)"
+                    if expected
+                    else f"write `perform {action}`, or give the action `params:`",
+                )
+            for value in values:
+                self.expr(value)
+            return True
+        if target[0] == "name" and target[2] not in self.scope and self.symbols.action_params.get(target[2]):
+            expected = self.symbols.action_params[target[2]]
+            self.problem(
+                "D003",
+                f"`{target[2]}` takes {expected} value{'s' if expected != 1 else ''} (its `params`), got none",
+                target[1],
+                f"give them in parentheses: perform {target[2]}({', '.join(['...'] * (expected or 1))})",
+            )
+            return True
+        return False
 
     def told_to_all(self, node):
         """A log line is read by every player: a value in it that reads a counter not everyone may read tells

@@ -134,9 +134,9 @@ def _texts(value) -> list[str]:
 
 
 def _lost_params(data: dict) -> bool:
-    """A function whose `params` is there but not a list (S003): its parameters' names and count are not known,
-    so the names its body uses and the arguments its callers give are not checked."""
-    return data["kind"] == "function" and "params" in data and not isinstance(data["params"], list)
+    """A function or action whose `params` is there but not a list (S003): its parameters' names and count are not
+    known, so the names its text uses and the arguments its callers give are not checked."""
+    return data["kind"] in ("function", "action") and "params" in data and not isinstance(data["params"], list)
 
 
 def _nodes(ir):
@@ -432,11 +432,12 @@ class PackChecker:
                     symbols.on_card.add(doc_id)
             elif kind == "flag" and data.get("owner") == "table":
                 symbols.table_flags.add(doc_id)
-            elif kind == "function":
-                # a `params` the schema refused: how many arguments the function takes is not known (None)
-                symbols.functions[doc_id] = (
+            elif kind in ("function", "action"):
+                # a `params` the schema refused: how many arguments it takes is not known (None)
+                taken = (
                     len(data["params"]) if isinstance(data.get("params"), list) else None if _lost_params(data) else 0
                 )
+                (symbols.functions if kind == "function" else symbols.action_params)[doc_id] = taken
         # every card's stats, tags and type, a broken one's too (one without a usable id: a broken `generate`), as
         # far as their shape allows
         for _, _, data in self.docs + self.broken:
@@ -579,7 +580,7 @@ class PackChecker:
         flags_set: set[str] = set()
         flags_read: set[str] = set()
         for file, index, data in self.docs + self.broken:
-            params = data.get("params") if data["kind"] == "function" else None
+            params = data.get("params") if data["kind"] in ("function", "action") else None
             local = {p: "any" for p in params if isinstance(p, str)} if isinstance(params, list) else None
             lost = _lost_params(data)
             for path, mode, text in dsl_texts(data):

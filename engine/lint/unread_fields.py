@@ -183,8 +183,8 @@ def reach(documents, parameters=()) -> Reach:
                     target = node[3][0] if node[3] else None
                     if node[2] == "resolve":
                         found.resolves.append(local.selection(target))
-                    elif target is not None and target[0] == "name" and target[2] not in local.bindings:
-                        found.performed.add(target[2])
+                    elif target is not None and target[0] in ("name", "call") and target[2] not in local.bindings:
+                        found.performed.add(target[2])  # `perform suffer` or `perform suffer(2)`
                     else:
                         found.performs_any = True
     return found

@@ -216,7 +216,7 @@ def compile_rules(rules) -> None:
         ("pack", [rules.manifest] if rules.manifest.get("id") else []),
     ):
         for doc in docs:
-            scope = doc.get("params") or () if kind == "function" else ()
+            scope = doc.get("params") or () if kind in ("function", "action") else ()
             for path, mode, text in behaviour_texts(kind, doc):
                 key = code_key(kind, doc["id"], path)
                 rules.code[key] = compile_text(rules, key, text, mode, scope)

@@ -43,6 +43,10 @@ def compile_verb(compiler, node):
     if spec is None or name not in IMPLEMENTATIONS:
         raise ContentError(f"the verb `{name}` has no implementation", compiler.key, at, code="X502")
     compiled, raw, binds = {}, {}, []
+    if name == "perform" and args and args[0][0] == "call" and args[0][2] in compiler.rules.actions:
+        _, _, action, values = args[0]  # `perform suffer(2)`: the action, and the values of its `params`
+        compiled["values"] = [compiler.expr(value) for value in values]
+        args = [("name", args[0][1], action)]
     for param, arg in zip(spec.params_for(len(args)), args, strict=False):
         raw[param.name] = arg
         if param.type == "name" or param.type == "counter" and _names_counter(compiler, arg):
@@ -917,13 +921,25 @@ def _inherited(verb, c):
 
 
 class Perform(VerbStep):
+    """Start another action's effect; the values given in parentheses start as its locals, by the names of its
+    `params` (plain data in the frame, as every local: a save between two of its decisions keeps them)."""
+
     def run(self, g, c, frame):
         action = self.value(c, "action")
         if action not in g.rules.actions:
             raise ContentError(f"`{action}` is not an action", code="X107")
         key = f"action/{action}/effect"
         if key in g.rules.code:
-            g.push(key, self.player(c), self.value(c, "with"), _inherited(self, c))
+            env = _inherited(self, c)
+            names = g.rules.actions[action].get("params") or ()
+            if names:
+                given = [value(c) for value in self.args.get("values") or ()]
+                if len(given) != len(names):
+                    raise ContentError(
+                        f"`{action}` takes {len(names)} values (its `params`), got {len(given)}", code="X107"
+                    )
+                env = {**(env or {}), **dict(zip(names, given, strict=True))}
+            g.push(key, self.player(c), self.value(c, "with"), env)
             return "yield"
 
 
