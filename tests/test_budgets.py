@@ -349,7 +349,9 @@ def test_a_parameter_that_is_not_a_number_is_a_located_content_error_in_sim_and_
 
 
 def test_the_summary_of_games_with_huge_scores_does_not_crash():
-    rules = type("Rules", (), {"pack_id": "x", "score_counter": "vp", "root": "x", "in_rounds": False})()
+    rules = type(
+        "Rules", (), {"pack_id": "x", "score_counter": "vp", "root": "x", "in_rounds": False, "cooperative": False}
+    )()
     huge = int("9" * 4000)
     results = [
         {

@@ -121,6 +121,9 @@ def names(game, cards):
         ("sum([true, true, 1])", 3),
         ("3 * (1 = 1)", 3),
         ("count(numbers(1, 5) where (item > 1) + (item > 3) = 1)", 2),
+        ("[none, 5][2]", 5),  # a list keeps its places: a `none` is not dropped before the index is read
+        ("[none, 5][1]", None),
+        ("[4, none, 6][3]", 6),
     ],
 )
 def test_expression_values(game, text, expected):
