@@ -282,3 +282,47 @@ def test_a_margin_whose_end_scoring_fails_is_the_score_before_it_either_way(make
     game.state["counters"]["P1"]["vp"] = 2
     assert game.projected_margin("P1") == 2 == _margin_as_before(game, "P1")
     assert game.clone().projected_margin("P1", in_place=True) == 2
+
+
+# ---------------------------------------------------------------- several imagined deals (`greedy:N`)
+def test_greedy_n_tries_every_option_on_n_imagined_deals():
+    """`greedy:4` asks the game for 4 imagined deals of the same decision (`model(k)`, each seeded apart) and
+    adds up each option's margins over them; `greedy` imagines one, as before."""
+    from engine.runtime import agents
+
+    game = Game.new(ruleset(), 2, 5)
+    player = game.decision.players[0]
+    asked = []
+
+    def model(k=0):
+        asked.append(k)
+        return game.determinized(player, 11 + k * 7919)
+
+    assert agents.make("greedy:4", 1).act({"you": player}, game.legal(player), model) in game.legal(player)
+    assert asked == [0, 1, 2, 3]
+    asked.clear()
+    agents.make("greedy", 1).act({"you": player}, game.legal(player), model)
+    assert asked == [0]
+
+
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [("greedy", True), ("greedy:4", True), ("greedy:64", True), ("greedy:0", False), ("greedy:65", False)]
+    + [("greedy:x", False), ("greedy:", False), ("random:3", False), ("clever", False)],
+)
+def test_agent_names_with_a_setting(name, known):
+    from engine.runtime import agents
+
+    assert agents.known(name) is known
+    if known:
+        assert agents.make(name, 0).rollouts == (int(name.partition(":")[2] or 1))
+    else:
+        with pytest.raises(ValueError, match="greedy\\[:ROLLOUTS 1-64\\]"):
+            agents.make(name, 0)
+
+
+def test_sim_plays_greedy_n_and_refuses_a_bad_setting(knap):
+    code, out, _ = knap("sim", "cro-magnon", "-n", "1", "--players", "2", "--agents", "greedy:2,random", "--jobs", "1")
+    assert code == 0 and "greedy:2" in out
+    code, _, err = knap("sim", "cro-magnon", "-n", "1", "--agents", "greedy:0", "--jobs", "1")
+    assert code == 2 and "unknown agent `greedy:0`" in err

@@ -249,11 +249,9 @@ def _pack_found_from(save_path, rules) -> bool:
 def _agent_list(text: str) -> list[str] | None:
     """`--agents A,B,...` as names, or None once an unknown one has been named with the known ones."""
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in agents.AGENTS]
+    unknown = [n for n in names if not agents.known(n)]
     if unknown or not names:
-        print(
-            f"knap: unknown agent `{plain((unknown or [''])[0])}`; agents: {', '.join(agents.AGENTS)}", file=sys.stderr
-        )
+        print(f"knap: unknown agent `{plain((unknown or [''])[0])}`; agents: {agents.names()}", file=sys.stderr)
         return None
     return names
 

@@ -42,30 +42,35 @@ class GreedyAgent:
     name = "greedy"
     TIED_ACTIONS = 20
     needs_view = False
+    # `greedy:N` tries each option on N imagined deals and adds up the margins: one random look-ahead says
+    # little in a game of many dice and draws (a cooperative day of Paleo), N of them say more, for N times the cost
+    option = ("rollouts", 1, 64)
 
-    def __init__(self, seed: int = 0, rollout_steps: int = 40):
+    def __init__(self, seed: int = 0, rollout_steps: int = 40, rollouts: int = 1):
         self.rng = random.Random(seed)
         self.rollout_steps = rollout_steps
+        self.rollouts = rollouts
 
     def act(self, view, legal, model=None):
         if model is None or len(legal) == 1:
             return legal[self.rng.randrange(len(legal))]
         me = view["you"]
-        best, best_value = [], None
-        imagined = model()  # one imagined deal per decision, tried once per option
-        pending = imagined.pending  # read before the last option uses the imagined game up
-        acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
-        passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
-        last = len(legal) - 1
-        for number, option in enumerate(legal):
-            game = imagined.clone() if number < last else imagined  # the last option may use up the original
-            game.apply(option, me)
-            self._rollout(game, me)
-            value = game.projected_margin(me, in_place=True)  # (scoring.py) the rollout's game is thrown away
-            if best_value is None or value > best_value:
-                best, best_value = [option], value
-            elif value == best_value:
-                best.append(option)
+        totals = [0] * len(legal)
+        passes: set | tuple = ()
+        for deal in range(self.rollouts):
+            imagined = model(deal) if deal else model()  # one imagined deal, tried once per option
+            if not deal:
+                pending = imagined.pending  # read before the last option uses the imagined game up
+                acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
+                passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
+            last = len(legal) - 1
+            for number, option in enumerate(legal):
+                game = imagined.clone() if number < last else imagined  # the last option may use up the deal
+                game.apply(option, me)
+                self._rollout(game, me)
+                totals[number] += game.projected_margin(me, in_place=True)  # (scoring.py) the game is thrown away
+        best_value = max(totals)
+        best = [option for option, total in zip(legal, totals, strict=True) if total == best_value]
         if len(best) > 1 and passes:  # a tie: act, not pass
             best = [o for o in best if o not in passes]
         return best[self.rng.randrange(len(best))]
@@ -96,7 +101,35 @@ class GreedyAgent:
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
+def _parsed(name: str):
+    """An agent's class and settings from its name: `greedy`, or `greedy:4` for an agent with an `option`
+    (its name, lowest and highest value); None for a name that is no agent."""
+    base, colon, value = name.partition(":")
+    kind = AGENTS.get(base)
+    if kind is None or not colon:
+        return (kind, {}) if kind is not None else None
+    option = getattr(kind, "option", None)
+    if option is None or not value.isdigit() or not option[1] <= int(value) <= option[2]:
+        return None
+    return kind, {option[0]: int(value)}
+
+
+def known(name: str) -> bool:
+    """Whether a name names an agent (`greedy`, `greedy:4`)."""
+    return _parsed(name) is not None
+
+
+def names() -> str:
+    """The agents' names for a message: `random, greedy[:ROLLOUTS 1-64]`."""
+    return ", ".join(
+        name + (f"[:{o[0].upper()} {o[1]}-{o[2]}]" if (o := getattr(kind, "option", None)) else "")
+        for name, kind in AGENTS.items()
+    )
+
+
 def make(name: str, seed: int):
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent `{name}`; agents: {', '.join(AGENTS)}")
-    return AGENTS[name](seed)
+    parsed = _parsed(name)
+    if parsed is None:
+        raise ValueError(f"unknown agent `{name}`; agents: {names()}")
+    kind, settings = parsed
+    return kind(seed, **settings)

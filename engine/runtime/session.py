@@ -70,7 +70,8 @@ def play_out(game: Game, agents: list, *, on_step=None, oracle=None, watcher=Non
         view = game.view(player) if getattr(agent, "needs_view", True) else {"you": player}
         model_seed = len(game.history)
         try:
-            option = agent.act(view, legal, lambda p=player, s=model_seed: game.determinized(p, s))
+            # `model(k)`: the k-th imagined deal of this decision (an agent that imagines several), each seeded
+            option = agent.act(view, legal, lambda k=0, p=player, s=model_seed: game.determinized(p, s + k * 7919))
         except (ContentError, GameError) as exc:
             # a rule that fails in a game the bot imagines: the real game has not reached it, so its log
             # replays up to this decision only; say so where the error is reported (imagined_in)
@@ -318,9 +319,9 @@ def check_session(data) -> None:
         )
     persist.check_schema(data, SESSION_SCHEMA, persist.SaveError, "X412")
     for number, name in enumerate(data["seats"]):
-        if name != HUMAN and name not in agents.AGENTS:
+        if name != HUMAN and not agents.known(name):
             raise persist.SaveError(
-                f"`{name}` is not an agent; agents: {HUMAN}, {', '.join(agents.AGENTS)}",
+                f"`{name}` is not an agent; agents: {HUMAN}, {agents.names()}",
                 persist.pointer(["seats", number]),
                 code="X416",
             )
