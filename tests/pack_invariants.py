@@ -33,8 +33,24 @@ def stone_age_limits(game):
             assert state["counters"][player][kind] >= 0, f"{player} has {state['counters'][player][kind]} {kind}"
 
 
+class CemeteryOnlyGrows:
+    """Paleo, its expansion, modules and scenarios (shared/reference/paleo-base.md, "Night": "the graveyard
+    never returns"): a card in the cemetery never leaves it."""
+
+    def __init__(self):
+        self.buried: set[int] = set()
+
+    def __call__(self, game):
+        now = {x for x in game.state["zones"]["cemetery"] if x is not None}
+        gone = self.buried - now
+        assert not gone, f"cards left the cemetery: {sorted(game.rules.instances[x] for x in gone)}"
+        self.buried = now
+
+
 BY_PACK = {"stone_age": [stone_age_limits], "stone_age_mammoth_herd": [stone_age_limits]}
 
 
 def checks_for(game) -> list:
+    if game.rules.pack_id.startswith("paleo"):
+        return [CemeteryOnlyGrows()]
     return BY_PACK.get(game.rules.pack_id, [])
