@@ -31,6 +31,7 @@ from . import schema as schema_check
 VALUE_KEYS = ("default", "by_player_count")  # what a parameter override replaces whole
 # the manifest's rule settings: inherited unless restated
 SETTINGS = ("players", "turns", "end_turn", "menu", "cooperative")
+CARD_FIELDS = ("card_stats", "card_refs")  # names cards may print, declared ahead of them: joined, never replaced
 _DROPPED_WITH_VALUE = VALUE_KEYS + ("provenance", "reason")  # the old value's provenance goes with it
 
 
@@ -404,6 +405,10 @@ def compose(
     origins.update({("deck", name): pack_id for name in manifest.get("decks") or {}})
     for name, (_, value) in settings.items():
         effective.setdefault(name, copy.deepcopy(value))
+    for name in CARD_FIELDS:  # names of fields cards may print: the bases' and the pack's own, together
+        joined = [n for _, _, base in bases for n in base.manifest.get(name) or ()] + list(manifest.get(name) or ())
+        if joined:
+            effective[name] = list(dict.fromkeys(joined))
     if manifest_at:
         layers[manifest_at] = manifest_layers
     kept = [doc for n, doc in enumerate(documents) if n not in removed]

@@ -451,6 +451,8 @@ class PackChecker:
                     symbols.ids.setdefault(card_type, "type")
                 for back in _texts(data.get("back")):  # `where back = danger`: a back is a word rules name
                     symbols.ids.setdefault(back, "type")
+        for group in ("card_stats", "card_refs"):  # declared in pack.yaml ahead of the cards that print them
+            symbols.card_stats.update(n for n in (self.manifest or {}).get(group) or () if isinstance(n, str))
         for name in (self.manifest or {}).get("parameters") or {}:
             if name in symbols.ids and symbols.ids[name] not in ("tag", "type"):
                 assert self.manifest_at is not None  # set with the manifest (collect)

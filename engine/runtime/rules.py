@@ -126,7 +126,9 @@ class Ruleset:
         cache: dict[str, dict] = self.__dict__.setdefault("_def_values", {})
         values = cache.get(name)
         if values is None:
-            is_stat = any(name in (c.get("stats") or {}) for c in self.cards.values())
+            is_stat = name in (self.manifest.get("card_stats") or ()) or any(
+                name in (c.get("stats") or {}) for c in self.cards.values()
+            )
             values = cache[name] = {}
             for def_id, card in self.cards.items():
                 stats, refs = card.get("stats") or {}, card.get("refs") or {}
