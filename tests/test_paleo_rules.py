@@ -8,14 +8,27 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from paleo_table import (
+    HELP,
+    IGNORE,
+    RESOLVE,
+    SLEEP,
+    explore,
+    group_of,
+    look,
+    number_of,
+    roll,
+    set_table,
+    table,
+    wounds,
+    zone,
+)
 from scenario import answer, ids, options, prompt, put, saved_and_loaded, stack_deck
 
 from engine.runtime import rules as rules_module
-from engine.runtime.game import CHANCE, Game
+from engine.runtime.game import Game
 
 PACK = Path(__file__).resolve().parent.parent / "content" / "paleo"
-SLEEP = "go to sleep early"
-RESOLVE, HELP, IGNORE = "resolve an action", "help another group", "ignore it"
 
 
 @cache
@@ -28,83 +41,6 @@ def new_game(players=2, seed=0) -> Game:
     return Game.new(ruleset(), players, seed)
 
 
-def table(game, name):
-    return game.state["counters"]["table"][name]
-
-
-def set_table(game, name, value, pool=None, total=None):
-    """Set a camp counter, and its supply so that the pool keeps its total."""
-    game.state["counters"]["table"][name] = value
-    if pool:
-        game.state["counters"]["table"][pool] = total - value
-
-
-def zone(game, key):
-    return game.state["zones"][key]
-
-
-def number_of(game, card_id, *, not_in=()):
-    """A card number of `card_id` lying outside the zones `not_in`."""
-    for n, c in enumerate(game.rules.instances):
-        if c == card_id and game.state["loc"][n] not in not_in:
-            return n
-    raise AssertionError(f"no {card_id} outside {not_in}")
-
-
-def group_of(game, player, humans, tools=()):
-    """Give a player's group exactly these humans (their wounds healed) and tools."""
-    for n in list(zone(game, f"group:{player}")):
-        game.move(n, "people", 1)
-    for n in list(zone(game, f"tools:{player}")):
-        game.move(n, "tool_supply")
-    for human in humans:
-        put(game, human, f"group:{player}")
-        game.set_card_counter(number_of(game, human), "wounds", 0)
-    for tool in tools:
-        put(game, tool, f"tools:{player}")
-
-
-def swap(game, a, b):
-    """Exchange two cards' places (zone and position), also among the options of the pending exploration."""
-    za, zb = game.state["loc"][a], game.state["loc"][b]
-    la, lb = zone(game, za), zone(game, zb)
-    ia, ib = la.index(a), lb.index(b)
-    la[ia], lb[ib] = b, a
-    game.state["loc"][a], game.state["loc"][b] = zb, za
-    lists = [game.state["pending"]["options"]] if game.state["pending"] else []
-    lists += [
-        f["wait"]["options"] for f in game.state["stack"] if isinstance(f.get("wait"), dict) and "options" in f["wait"]
-    ]
-    for options_list in lists:
-        for i, x in enumerate(options_list):
-            if type(x) is int and x in (a, b):
-                options_list[i] = b if x == a else a
-
-
-def look(game, player, take):
-    """`player` takes the card `take` in the exploration: it is swapped into the first place the player looks at
-    (unless it is already there), and the exploration is answered with it."""
-    pending = game.state["pending"]
-    slots = [i for i in pending["allowed"][player] if type(pending["options"][i]) is int]
-    current = [pending["options"][i] for i in slots]
-    mine = [i for i, n in zip(slots, current, strict=True) if game.rules.instances[n] == take]
-    if not mine:
-        swap(game, current[0], number_of(game, take, not_in=("cemetery",)))
-        mine = [slots[0]]
-    game.apply(mine[0], player)
-
-
-def explore(game, takes: dict):
-    """Everyone awake answers the exploration: a card id (taken, with two fillers) or SLEEP."""
-    for player in list(game.state["pending"]["by"]):
-        if takes[player] == SLEEP:
-            answer(game, SLEEP, player)
-        else:
-            look(game, player, takes[player])
-    while prompt(game).startswith("Which of the two cards goes back"):
-        game.apply(game.legal(game.decision.players[0])[0], game.decision.players[0])
-
-
 def p1_resolves(game, card: str):
     """P1 takes `card` and resolves an action of it; P2 takes Berry bushes and ignores them."""
     explore(game, {"P1": card, "P2": "berries"})
@@ -114,16 +50,6 @@ def p1_resolves(game, card: str):
 
 def ready(game):
     return saved_and_loaded(game)
-
-
-def roll(game, faces):
-    for face in faces:
-        assert game.decision.is_chance, prompt(game)
-        game.apply(face - 1, CHANCE)
-
-
-def wounds(game, human):
-    return game.card_counter(number_of(game, human), "wounds")
 
 
 def wound(game, human, count):
@@ -392,7 +318,7 @@ def test_a_tool_paid_gives_no_ability_and_goes_to_the_supply():
 def test_a_card_may_require_a_tent():
     """ "Tools": the tent has no effect of its own, other cards may require it (Shelter, a placeholder)."""
     game = two_player_game(p1=("lookout", "elder"))
-    set_table(game, "wood", 1, "wood_supply", 12)
+    set_table(game, "wood", 1, "wood_supply")
     game = ready(game)
     p1_resolves(game, "shelter")
     # without a tent only the 2nd action (1 wood) could be resolved, and it was, without a question
@@ -464,11 +390,20 @@ def test_heal_is_split_among_the_team():
     assert wounds(game, "human_9") == 0 and wounds(game, "human_1") == 0
 
 
+def test_heal_removes_as_many_wounds_as_the_action_shows():
+    """ "Rewards": heal N removes N damage, not more (Healing herbs, a placeholder: heal 2, on a human with 3)."""
+    game = two_player_game(p1=("strongman", "crafter"), p2=("hunter", "scout"))
+    wound(game, "human_9", 3)
+    game = ready(game)
+    p1_resolves(game, "herbs")
+    assert wounds(game, "human_9") == 1
+
+
 # ---------------------------------------------------------------- rewards
 def test_resources_are_limited_by_the_components():
     """ "Rewards": resources are limited by the components: none left, none gained."""
     game = two_player_game()
-    set_table(game, "food", 19, "food_supply", 20)
+    set_table(game, "food", 19, "food_supply")
     game = ready(game)
     explore(game, {"P1": "berries", "P2": "fishing"})
     answer(game, RESOLVE, "P1")
@@ -501,8 +436,8 @@ def test_an_idea_goes_to_the_workbench_and_a_full_bench_loses_one():
 def test_craft_pays_the_idea_and_takes_its_tool():
     """ "Rewards": craft N ideas, a tool token of an idea on the workbench for its cost."""
     game = two_player_game(p1=("artisan", "lookout"))
-    set_table(game, "wood", 2, "wood_supply", 12)
-    set_table(game, "stone", 1, "stone_supply", 8)
+    set_table(game, "wood", 2, "wood_supply")
+    set_table(game, "stone", 1, "stone_supply")
     game = ready(game)
     p1_resolves(game, "toolmaking")
     answer(game, "yes")
@@ -534,8 +469,8 @@ def test_a_secret_is_revealed_once():
 def test_victory_token_reward():
     """ "Rewards": a victory token (Cave painting, a placeholder: 3 skill, 1 wood, 1 stone)."""
     game = two_player_game(p1=("artisan", "lookout"))
-    set_table(game, "wood", 1, "wood_supply", 12)
-    set_table(game, "stone", 1, "stone_supply", 8)
+    set_table(game, "wood", 1, "wood_supply")
+    set_table(game, "stone", 1, "stone_supply")
     game = ready(game)
     p1_resolves(game, "cave_painting")
     assert table(game, "victory") == 1 and "cave_painting" in ids(game, "cemetery")
@@ -545,7 +480,7 @@ def test_victory_token_reward():
 def test_night_feeding_and_skulls_for_the_unfed():
     """ "Night": each person eats 1 food from the storage; each unfed person adds a skull and does not die."""
     game = two_player_game()
-    set_table(game, "food", 1, "food_supply", 20)
+    set_table(game, "food", 1, "food_supply")
     game = ready(game)
     explore(game, {"P1": SLEEP, "P2": SLEEP})
     assert table(game, "food") == 0 and table(game, "skulls") == 3
@@ -584,8 +519,8 @@ def test_fifth_victory_token_wins_for_everyone():
     """ "Win": the 5th victory token wins the game for every player."""
     game = two_player_game(p1=("artisan", "lookout"))
     set_table(game, "victory", 4)
-    set_table(game, "wood", 1, "wood_supply", 12)
-    set_table(game, "stone", 1, "stone_supply", 8)
+    set_table(game, "wood", 1, "wood_supply")
+    set_table(game, "stone", 1, "stone_supply")
     game = ready(game)
     p1_resolves(game, "cave_painting")
     assert game.over and game.state["result"]["winners"] == ["P1", "P2"]
@@ -596,7 +531,7 @@ def test_fifth_skull_loses_for_everyone():
     """ "Win": the 5th skull loses the game for everyone."""
     game = two_player_game()
     set_table(game, "skulls", 4)
-    set_table(game, "food", 3, "food_supply", 20)
+    set_table(game, "food", 3, "food_supply")
     game = ready(game)
     explore(game, {"P1": SLEEP, "P2": SLEEP})
     assert game.over and game.state["result"]["winners"] == []

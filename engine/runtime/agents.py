@@ -43,7 +43,7 @@ class GreedyAgent:
     TIED_ACTIONS = 20
     needs_view = False
     # `greedy:N` tries each option on N imagined deals and adds up the margins: one random look-ahead says
-    # little in a game of many dice and draws (a cooperative day of Paleo), N of them say more, for N times the cost
+    # little in a game of many dice and draws, N of them say more, for N times the cost
     option = ("rollouts", 1, 64)
 
     def __init__(self, seed: int = 0, rollout_steps: int = 40, rollouts: int = 1):
