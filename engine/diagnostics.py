@@ -349,6 +349,16 @@ RULES: dict[str, Rule] = {
             '"{me} pays a chip"`, and the owner reads the amount in their own view.',
         ),
         _rule(
+            "D012",
+            "field-hidden-by-id",
+            "warning",
+            "Inside `where` or `map`, a bare name is both an id of the pack and a field cards print.",
+            "Inside `where`, `map`, `sort` and `showing`, a card's fields are bare names (`where vp > 1`), but an id "
+            "of the pack comes first: with a card `flute` and a stat `flute`, `where flute = 1` compares the id "
+            "`flute` with 1, never the stat. Bad: `tools(me) where flute = 1` when `flute` is also a card. Good: "
+            "`tools(me) where card.flute = 1`, or a stat named `plays_music`.",
+        ),
+        _rule(
             "R001",
             "unknown-reference",
             "error",

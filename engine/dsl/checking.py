@@ -370,6 +370,7 @@ class Checker:
             self.expect(node[4], "number", f"the right side of `{node[2]}`")
             return "number"
         if op == "cmp":
+            self.field_hidden_by_id(node[3], node[4])
             for side in (node[3], node[4]):
                 if self.expr(side) == "counter" and node[2] in ("<", "<=", ">", ">="):
                     self.problem(
@@ -390,6 +391,25 @@ class Checker:
                 return then if otherwise == "any" else otherwise
             return then if _fits(otherwise, then) else "any"
         return "any"
+
+    def field_hidden_by_id(self, left, right):
+        """D012: inside `where` over cards, `flute = 1` with `flute` both an id of the pack and a stat cards print
+        compares the id, never the card's stat. A side compared with `id`, `type`, `tag`, `tags` or `back` is
+        meant as the id (`where id = spoils`)."""
+        if not (self.in_where and self.where_items[-1] == "card"):
+            return
+        for side, other in ((left, right), (right, left)):
+            word = side[2] if side[0] == "name" else None
+            meant_as_id = other[0] == "name" and other[2] in ("id", "type", "tag", "tags", "back")
+            category = self.symbols.ids.get(word) if word and word not in self.scope else None
+            if category is not None and word in self.symbols.card_stats and not meant_as_id:
+                self.problem(
+                    "D012",
+                    f"`{word}` is a {category} of this pack and also a field cards print: here it reads the "
+                    f"{category}, not the card's `{word}`",
+                    side[1],
+                    f"write `card.{word}` (or `item.{word}`) for the field, or rename one of the two",
+                )
 
     def per_item(self, kind, node) -> str:
         """Check `node` as worked out once per item of a group of type `kind`, with `item` the item (and a
