@@ -277,6 +277,18 @@ def test_a_help_action_places_a_trap_on_the_mission_card():
     assert ids(game, "missions") == ["mission_n"] and "fishing_spot" in ids(game, "discard_up")
 
 
+def test_with_no_trap_left_in_the_supply_the_trap_action_is_not_offered():
+    """ "Module N", Traps: the help action places "a trap from the supply": with none left there, the mission
+    card's action is not offered (its card and wood are not paid for nothing)."""
+    game = module("n")
+    set_table(game, "wood", 1, "wood_supply")
+    for n in [n for n in zone(game, "tool_supply") if game.rules.instances[n] == "trap"]:
+        game.move(n, "box")
+    game = ready(game)
+    explore(game, {"P1": "fishing_spot", "P2": "berry_bushes"})
+    assert CAMP not in options(game, "P1") and RESOLVE in options(game, "P1")
+
+
 def test_a_trap_received_may_go_on_the_mission_card():
     """ "Module N", Traps: as soon as you receive a trap, you may place it with your group or on the mission card
     (the Trader: any tool)."""
