@@ -395,7 +395,7 @@ class Checker:
     def field_hidden_by_id(self, left, right):
         """D012: inside `where` over cards, `flute = 1` with `flute` both an id of the pack and a stat cards print
         compares the id, never the card's stat. A side compared with `id`, `type`, `tag`, `tags` or `back` is
-        meant as the id (`where id = spoils`)."""
+        meant as the id (`where id = axe`)."""
         if not (self.in_where and self.where_items[-1] == "card"):
             return
         for side, other in ((left, right), (right, left)):
