@@ -36,6 +36,11 @@ def goal_end(goal="3", counter: str = "vp") -> str:
     )
 
 
+def vp_and_goal(goal="3") -> str:
+    """A `vp` counter every player has and the end at `goal` vp (most wins): the scoring of most small packs."""
+    return "kind: counter\nid: vp\nname: VP\nowner: player\n---\n" + goal_end(goal)
+
+
 def one_action_rules(effect: str, *, goal="3", action: str = "", before: str = "", extra: str = "") -> str:
     """The rules of a pack whose one action `act` does `effect`: a `vp` counter and an end at `goal` vp;
     `action` adds lines to the action, `before` and `extra` add documents before and after."""

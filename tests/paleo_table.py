@@ -3,7 +3,7 @@ it): camp counters, groups, the card a player takes when exploring, the order qu
 
 from __future__ import annotations
 
-from scenario import answer, prompt
+from scenario import answer, prompt, put
 
 from engine.runtime.game import CHANCE
 
@@ -37,11 +37,6 @@ def number_of(game, card_id, *, not_in=()):
     raise AssertionError(f"no {card_id} outside {not_in}")
 
 
-def move(game, card_id, to, *, not_in=()):
-    """Move one `card_id` (from wherever it is but `not_in`) to the top of zone `to`."""
-    game.move(number_of(game, card_id, not_in=(to, *not_in)), to)
-
-
 def group_of(game, player, humans, tools=()):
     """Give a player's group exactly these humans (their wounds healed) and tools."""
     for n in list(zone(game, f"group:{player}")):
@@ -49,10 +44,10 @@ def group_of(game, player, humans, tools=()):
     for n in list(zone(game, f"tools:{player}")):
         game.move(n, "tool_supply")
     for human in humans:
-        move(game, human, f"group:{player}")
+        put(game, human, f"group:{player}")
         game.set_card_counter(number_of(game, human), "wounds", 0)
     for tool in tools:
-        move(game, tool, f"tools:{player}")
+        put(game, tool, f"tools:{player}")
 
 
 def swap(game, a, b):

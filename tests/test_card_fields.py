@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import write_tree
+from conftest import vp_and_goal, write_tree
 
 from engine import dsl
 from engine.runtime import rules as rules_module
@@ -15,7 +15,8 @@ from engine.runtime.context import Ctx
 from engine.runtime.game import Game
 
 MANIFEST = "kind: pack\nid: {id}\nname: N\nversion: 1.0.0\nplayers: {{min: 1, max: 2}}\n"
-RULES = """kind: zone
+RULES = (
+    """kind: zone
 id: deck
 name: Deck
 type: deck
@@ -27,19 +28,9 @@ type: tool
 deck: deck
 stats: {a_food: 2}
 ---
-kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 3
-then: immediate
-result: most
-counter: vp
----
+"""
+    + vp_and_goal()
+    + """---
 kind: action
 id: act
 name: Act
@@ -50,6 +41,7 @@ effect: |
   if c.c_needs = none:
       gain 1 vp
 """
+)
 
 
 def _lint(knap, path):

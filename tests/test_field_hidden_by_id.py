@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 
-from conftest import write_tree
+from conftest import vp_and_goal, write_tree
 
 MANIFEST = "kind: pack\nid: band\nname: Band\nversion: 1.0.0\nplayers: {min: 1, max: 2}\n"
-RULES = """kind: zone
+RULES = (
+    """kind: zone
 id: tools
 name: Tools
 type: tableau
@@ -23,19 +24,9 @@ type: tool
 deck: tools
 stats: {flute: 1}
 ---
-kind: counter
-id: vp
-name: VP
-owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 3
-then: immediate
-result: most
-counter: vp
----
+"""
+    + vp_and_goal()
+    + """---
 kind: action
 id: play
 name: Play
@@ -43,6 +34,7 @@ whole_turn: true
 effect: |
   gain count(tools(me) where TEST) vp
 """
+)
 
 
 def _codes(knap, tmp_path, test):

@@ -18,7 +18,6 @@ from paleo_table import (
     SLEEP,
     explore,
     group_of,
-    move,
     number_of,
     roll,
     set_table,
@@ -26,7 +25,7 @@ from paleo_table import (
     wounds,
     zone,
 )
-from scenario import answer, ids, options, prompt, saved_and_loaded, stack_deck
+from scenario import answer, ids, options, prompt, put, saved_and_loaded, stack_deck
 
 from engine.runtime import rules as rules_module
 from engine.runtime.game import CHANCE, Game
@@ -84,7 +83,7 @@ def ready(game):
 
 def in_stable(game, *animals):
     for animal in animals:
-        move(game, animal, "stable")
+        put(game, animal, "stable")
 
 
 def log_text(game):
@@ -232,7 +231,7 @@ def test_harvesting_with_the_scythe():
     """ "Grain Actions", its example: with the scythe built, harvesting discards the top 2 cards of the deck and gives
     2 grain; the revealed card is discarded as normal."""
     game = two_player_game()
-    move(game, "scythe", "farm")
+    put(game, "scythe", "farm")
     set_table(game, "grain", 1, "grain_supply")  # so that grinding could be chosen too
     game = ready(game)
     explore(game, {"P1": "field", "P2": "berry_bushes"})
@@ -267,7 +266,7 @@ def test_grinding_grain_and_the_millstone():
     assert (table(game, "grain"), table(game, "food"), zone(game, "discard_down")) == (1, food + 2, [])
     game = two_player_game()
     set_table(game, "grain", 1, "grain_supply")
-    move(game, "millstone", "farm")
+    put(game, "millstone", "farm")
     game = ready(game)
     p1_resolves(game, "field")
     act(game, 1)
@@ -334,10 +333,10 @@ def test_the_hut_heals_at_night():
     """ "Expansion Tokens on the Farm", Hut: with its roof, each night up to 2 damage is healed from 1 or 2 humans,
     also of different groups; "New Symbols", Everlasting dream: a human in the dream world cannot be healed."""
     game = two_player_game()
-    move(game, "hut_roof", "farm")
+    put(game, "hut_roof", "farm")
     wound(game, "person_20", 2)
     wound(game, "person_17", 1)
-    move(game, "person_16", "dreaming:P1")
+    put(game, "person_16", "dreaming:P1")
     wound(game, "person_16", 1)
     game = ready(game)
     night(game)
@@ -361,8 +360,8 @@ def test_medicinal_herbs_places_secret_token_1_and_at_most_2_on_the_farm():
     """ "Base Cards", Medicinal Herbs; "Secret Tokens on the Farm": secret token 1 goes face up onto the farm; with 2
     tokens there already, one of them (or the new one) returns to the box."""
     game = two_player_game()
-    move(game, "manure_token", "farm")
-    move(game, "cocoa_token", "farm")
+    put(game, "manure_token", "farm")
+    put(game, "cocoa_token", "farm")
     game = ready(game)
     p1_resolves(game, "medicinal_herbs")
     act(game, 1)
@@ -375,7 +374,7 @@ def test_medicinal_herbs_places_secret_token_1_and_at_most_2_on_the_farm():
 def test_the_medicinal_herbs_token_as_a_grain_action():
     """ "Secret Tokens", Medicinal Herbs: a grain action, discard 1 card from your deck, heal 2 damage."""
     game = two_player_game()
-    move(game, "medicinal_herbs_token", "farm")
+    put(game, "medicinal_herbs_token", "farm")
     wound(game, "person_20", 2)
     game = ready(game)
     p1_resolves(game, "field", SAFE[:1])
@@ -398,7 +397,7 @@ def test_a_heal_reward_heals_as_many_as_shown():
 def test_the_manure_token_as_an_animal_action():
     """ "Secret Tokens", Manure: an animal action, discard 2 cards, 1 grain for each captured animal."""
     game = two_player_game()
-    move(game, "manure_token", "farm")
+    put(game, "manure_token", "farm")
     in_stable(game, "sheep", "pig")
     game = ready(game)
     p1_resolves(game, "at_home", SAFE[:2])
@@ -410,7 +409,7 @@ def test_the_manure_token_as_an_animal_action():
 def test_the_cocoa_token_as_a_grain_action():
     """ "Secret Tokens", Cocoa: a grain action gives 1 dream card and 2 food."""
     game = two_player_game()
-    move(game, "cocoa_token", "farm")
+    put(game, "cocoa_token", "farm")
     game = ready(game)
     food, dreams = table(game, "food"), len(zone(game, "dreams"))
     p1_resolves(game, "field")
@@ -423,7 +422,7 @@ def test_the_sacrificial_altar_token():
     """ "Secret Tokens", Sacrificial Altar: an animal action places a captured animal in the graveyard without its
     rewards, for 1 talisman and 2 food."""
     game = two_player_game()
-    move(game, "sacrificial_altar_token", "farm")
+    put(game, "sacrificial_altar_token", "farm")
     in_stable(game, "sheep")
     game = ready(game)
     food = table(game, "food")
@@ -442,7 +441,7 @@ def test_obsidian_tokens_count_as_tools_with_the_group():
     p1_resolves(game, "pig")  # too weak to hunt it: capturing it is the only action, taken at once
     assert ids(game, "stable") == ["pig"]
     game = two_player_game(p1=("person_19", "person_15"))
-    move(game, "obsidian_spear", "tools:P1")
+    put(game, "obsidian_spear", "tools:P1")
     game = ready(game)
     p1_resolves(game, "pig")
     assert any(o.startswith("Action 1") for o in options(game))
@@ -451,7 +450,7 @@ def test_obsidian_tokens_count_as_tools_with_the_group():
 def test_the_obsidian_jewelry_spares_the_dice():
     """ "Secret Tokens", Obsidian Jewelry: an action with a requirement of 1 or 2 dice is resolved without a roll."""
     game = two_player_game(p1=("person_20", "person_8"))  # 4 strength
-    move(game, "obsidian_jewelry", "tools:P1")
+    put(game, "obsidian_jewelry", "tools:P1")
     game = ready(game)
     food = table(game, "food")
     p1_resolves(game, "wild_goat")
@@ -465,7 +464,7 @@ def test_bow_and_shell_necklace_add_permanently():
     """ "New Tools": the bow & arrow gives +2 strength, the shell necklace +1 perception, permanently (they stay
     after use)."""
     game = two_player_game(p1=("person_19", "person_15"))  # no strength, 3 perception
-    move(game, "bow_arrow", "tools:P1")
+    put(game, "bow_arrow", "tools:P1")
     game = ready(game)
     p1_resolves(game, "sheep")
     act(game, 1)
@@ -477,7 +476,7 @@ def test_bow_and_shell_necklace_add_permanently():
     p1_resolves(game, "wild_duck")
     assert "wild_duck" in ids(game, "discard_up")  # neither of its actions: discarded
     game = two_player_game(p1=("person_8", "person_6"))
-    move(game, "shell_necklace", "tools:P1")
+    put(game, "shell_necklace", "tools:P1")
     game = ready(game)
     p1_resolves(game, "wild_duck")
     assert "wild_duck" in ids(game, "cemetery")  # hunted with the necklace's perception
@@ -487,9 +486,9 @@ def test_the_flute():
     """ "New Tools", Flute: spend it to the supply to put the top 2 cards of the face-down discard pile on top of
     your deck."""
     game = two_player_game()
-    move(game, "flute", "tools:P1")
+    put(game, "flute", "tools:P1")
     for card in ("wolves", "clay_pit"):
-        move(game, card, "discard_down")
+        put(game, card, "discard_down")
     game = ready(game)
     p1_resolves(game, "fishing_spot")
     assert prompt(game).startswith("Spend the flute")
@@ -501,9 +500,9 @@ def test_the_flute():
 def test_the_flute_split_with_a_helper():
     """ "New Tools", Flute, its note: with a helper, the 2 cards may be divided between the two players."""
     game = two_player_game()
-    move(game, "flute", "tools:P1")
+    put(game, "flute", "tools:P1")
     for card in ("wolves", "clay_pit"):
-        move(game, card, "discard_down")
+        put(game, card, "discard_down")
     game = ready(game)
     explore(game, {"P1": "berry_bushes", "P2": "fishing_spot"})
     answer(game, RESOLVE, "P1")
@@ -529,7 +528,7 @@ def test_receive_any_tool_from_the_trader():
 def test_spend_any_tool_counts_face_up_secret_tokens():
     """ "New Symbols", Spend any tool: any tool of the group; face-up secret tokens in the group count as tools."""
     game = two_player_game()
-    move(game, "obsidian_axe", "tools:P1")
+    put(game, "obsidian_axe", "tools:P1")
     game = ready(game)
     p1_resolves(game, "trader")
     act(game, 2)
@@ -637,7 +636,7 @@ def test_everlasting_dream_of_the_last_human_brings_a_new_one():
 def test_humans_in_the_dream_world_take_no_damage():
     """ "New Symbols", Everlasting dream: a human in the dream world cannot take damage."""
     game = two_player_game(p1=("person_19",))
-    move(game, "person_20", "dreaming:P1")
+    put(game, "person_20", "dreaming:P1")
     wound(game, "person_19", 1)  # one of the Elder's 2 hearts is full
     game = ready(game)
     explore(game, {"P1": "sabretooth", "P2": "berry_bushes"})
@@ -727,7 +726,7 @@ def test_fenced_animals_stay():
     a choice."""
     game = two_player_game()
     in_stable(game, "sheep", "tame_dodo")
-    move(game, "fence", "farm")
+    put(game, "fence", "farm")
     game = ready(game)
     night(game)
     assert sorted(ids(game, "stable")) == ["sheep", "tame_dodo"] and prompt(game).startswith("Take one")
@@ -819,8 +818,8 @@ def test_the_artifact_rerolls_dice():
     """ "Secrets", Artifact: after a roll, 1 or both dice may be rolled again, each once. The goat hunt (3 strength,
     1 die) with 3 strength: a strength face defeats it, the reroll saves it."""
     game = two_player_game(p1=("person_8", "person_19"))  # Woodcutter 2 + Elder 0
-    move(game, "spear", "tools:P1")  # 3 strength
-    move(game, "artifact", "kept:P1")
+    put(game, "spear", "tools:P1")  # 3 strength
+    put(game, "artifact", "kept:P1")
     game = ready(game)
     food = table(game, "food")
     p1_resolves(game, "wild_goat")
@@ -836,7 +835,7 @@ def test_dark_power_sends_the_artifact_back():
     """ "Secrets", Dark Power: a face-up Artifact with any player (helping or not) goes back into the secrets deck,
     from where it can be revealed again."""
     game = two_player_game()
-    move(game, "artifact", "kept:P2")
+    put(game, "artifact", "kept:P2")
     game = ready(game)
     p1_resolves(game, "dark_power")
     answer(game, "Builder")
@@ -847,8 +846,8 @@ def test_dark_power_sends_the_artifact_back():
 def test_the_totem_after_a_roll():
     """ "Secrets", Totem: placed in the graveyard after a die roll, it gives 1 of each ability for this action."""
     game = two_player_game(p1=("person_8", "person_19"))
-    move(game, "spear", "tools:P1")  # 3 strength
-    move(game, "totem", "kept:P1")
+    put(game, "spear", "tools:P1")  # 3 strength
+    put(game, "totem", "kept:P1")
     game = ready(game)
     food = table(game, "food")
     p1_resolves(game, "wild_goat")
@@ -863,7 +862,7 @@ def test_the_totem_before_choosing():
     """ "Secrets", Totem: placed in the graveyard, it gives 1 of each ability for one action (two humans without
     strength hunt the Tame Dodo, 1 strength)."""
     game = two_player_game(p1=("person_19", "person_15"))
-    move(game, "totem", "kept:P1")
+    put(game, "totem", "kept:P1")
     game = ready(game)
     food = table(game, "food")
     p1_resolves(game, "tame_dodo")
@@ -879,7 +878,7 @@ def test_reeds_need_the_scythe():
     p1_resolves(game, "reeds")
     assert "reeds" in ids(game, "secrets_told") and ids(game, "kept:P1") == []
     game = two_player_game()
-    move(game, "scythe", "farm")
+    put(game, "scythe", "farm")
     game = ready(game)
     p1_resolves(game, "reeds", SAFE[:2])
     assert ids(game, "kept:P1") == ["reeds"] and ids(game, "discard_down") == ["fishing_spot", "clay_pit"]
@@ -1080,7 +1079,7 @@ def test_the_hooks_special_rule_conditions_camp_card_and_victory(tmp_path):
     used through a help option once 2 buildings stand (`min_buildings`); every victory token through `gain_victory`
     (replaced here: a skull removed instead)."""
     game = hooked_game(tmp_path)
-    move(game, "fence", "farm")
+    put(game, "fence", "farm")
     set_table(game, "skulls", 2)
     game = ready(game)
     explore(game, {"P1": "test_relic", "P2": "berry_bushes"})
@@ -1095,7 +1094,7 @@ def test_removing_a_named_secret_card_wherever_it_is(tmp_path):
     """ "New Symbols", Remove special cards: a symbol showing a specific secret card removes it wherever it is (the
     Artifact, face up with another group, to the graveyard)."""
     game = hooked_game(tmp_path)
-    move(game, "artifact", "kept:P2")
+    put(game, "artifact", "kept:P2")
     game = ready(game)
     p1_resolves(game, "test_curse")
     assert "artifact" in ids(game, "cemetery") and ids(game, "kept:P2") == []
@@ -1105,7 +1104,7 @@ def test_an_idea_on_the_workbench_used_through_a_help_option(tmp_path):
     """HOOKS.md ("Requests from helper B"): an idea whose action is used while it lies on the workbench (module M's
     Isolation, R's Sacrificial Altar) is offered instead of helping, and stays on the workbench."""
     game = hooked_game(tmp_path)
-    move(game, "test_idea", "workbench")
+    put(game, "test_idea", "workbench")
     game = ready(game)
     food = table(game, "food")
     explore(game, {"P1": "fishing_spot", "P2": "berry_bushes"})

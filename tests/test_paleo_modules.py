@@ -19,13 +19,12 @@ from paleo_table import (
     SLEEP,
     explore,
     group_of,
-    move,
     number_of,
     set_table,
     table,
     zone,
 )
-from scenario import answer, ids, options, prompt, saved_and_loaded, stack_deck
+from scenario import answer, ids, options, prompt, put, saved_and_loaded, stack_deck
 
 from engine.runtime import rules as rules_module
 from engine.runtime.game import Game
@@ -90,7 +89,7 @@ def log_text(game):
 def build(game, *tokens):
     """Put expansion tokens from below the farm board onto the farm (built)."""
     for token in tokens:
-        move(game, token, "farm", not_in=("farm",))
+        put(game, token, "farm")
 
 
 # ---------------------------------------------------------------- module M: A New Beginning
@@ -115,7 +114,7 @@ def test_bull_stable_action_may_reveal_secret_23():
     """ "Module M Cards", Bull: with a captured bull, the stable action may reveal secret card 23 (Reeds, which needs
     the scythe and 2 discarded cards, then stays with the group)."""
     game = module("m")
-    move(game, "bull", "stable")
+    put(game, "bull", "stable")
     build(game, "scythe")
     game = ready(game)
     p1_takes(game, "at_home", deck_top=("shell_beach", "clay_pit"))
@@ -129,7 +128,7 @@ def test_bull_stable_action_may_reveal_secret_23():
 def test_bull_secret_23_may_be_kept_secret():
     """ "Module M Cards", Bull: revealing secret card 23 is a choice ("you may")."""
     game = module("m")
-    move(game, "bull", "stable")
+    put(game, "bull", "stable")
     game = ready(game)
     p1_takes(game, "at_home")
     act(game, 2)
@@ -157,7 +156,7 @@ def test_escape_third_option_discards_a_captured_animal_fenced_or_not():
     """ "Module M Cards", Escape: with animals it is a danger; its 3rd option places 1 captured animal on the face-up
     discard pile, whether it was fenced in or not (1 animal, the setup fence)."""
     game = module("m")
-    move(game, "sheep", "stable")
+    put(game, "sheep", "stable")
     group_of(game, "P1", ["person_19"])  # the Elder alone: no strength for the 1st option
     game = ready(game)
     explore(game, {"P1": "escape", "P2": "berry_bushes"})
@@ -172,23 +171,23 @@ def test_isolation_needs_the_hut_and_removes_reeds_and_clay():
     remove the "Reeds" and "Clay" cards from your group (or a helping player's: `needs`/`needs_2` read the team)
     to the graveyard (the idea, used through a help option while it lies on the workbench)."""
     game = module("m")
-    move(game, "idea_isolation", "workbench")
-    move(game, "reeds", "kept:P1")
-    move(game, "clay", "kept:P1")
+    put(game, "idea_isolation", "workbench")
+    put(game, "reeds", "kept:P1")
+    put(game, "clay", "kept:P1")
     game = ready(game)
     explore(game, {"P1": "fishing_spot", "P2": "berry_bushes"})
     assert CAMP not in options(game, "P1")  # no roof on the hut
     game = module("m")
-    move(game, "idea_isolation", "workbench")
-    move(game, "reeds", "kept:P1")
+    put(game, "idea_isolation", "workbench")
+    put(game, "reeds", "kept:P1")
     build(game, "hut_roof")
     game = ready(game)
     explore(game, {"P1": "fishing_spot", "P2": "berry_bushes"})
     assert CAMP not in options(game, "P1")  # no Clay in the team
     game = module("m")
-    move(game, "idea_isolation", "workbench")
-    move(game, "reeds", "kept:P1")
-    move(game, "clay", "kept:P1")
+    put(game, "idea_isolation", "workbench")
+    put(game, "reeds", "kept:P1")
+    put(game, "clay", "kept:P1")
     build(game, "hut_roof")
     game = ready(game)
     p1_takes(game, "fishing_spot", stance=CAMP)
@@ -245,7 +244,7 @@ def test_a_trap_on_the_mission_card_stops_a_night_card():
     the team picks), and the thieves that come next find none."""
     game = module("n")
     night_deck_of(game, "night_prowlers", "night_thieves")
-    move(game, "trap", "mission_traps")
+    put(game, "trap", "mission_traps")
     set_table(game, "wood", 2, "wood_supply")
     game = ready(game)
     night(game)
@@ -322,7 +321,7 @@ def test_curse_actions_depend_on_the_artifact():
     p1_takes(game, "curse")
     assert table(game, "skulls") == 1  # no Artifact: only the 2nd action (1 skull)
     game = module("n")
-    move(game, "artifact", "kept:P2")
+    put(game, "artifact", "kept:P2")
     game = ready(game)
     p1_takes(game, "curse")
     assert prompt(game).startswith("2 wound(s) from one source") and table(game, "skulls") == 0
@@ -331,8 +330,8 @@ def test_curse_actions_depend_on_the_artifact():
 # ---------------------------------------------------------------- module O: The Xrib Tribe
 def angry(game):
     """Turn mission card O to its angry side."""
-    move(game, "xrib_friendly", "xrib_other_side")
-    move(game, "xrib_angry", "missions")
+    put(game, "xrib_friendly", "xrib_other_side")
+    put(game, "xrib_angry", "missions")
 
 
 def test_friendly_only_actions():
@@ -389,8 +388,8 @@ def test_dodo_cards_are_recognised_by_name():
     expansion's Tame Dodo is served at the Xrib feast: 3 food, and the Xrib become friendly)."""
     game = module("o")
     angry(game)
-    move(game, "tame_dodo", "stable")
-    move(game, "sheep", "stable")
+    put(game, "tame_dodo", "stable")
+    put(game, "sheep", "stable")
     game = ready(game)
     food = table(game, "food")
     p1_takes(game, "xrib_feast")
@@ -407,8 +406,8 @@ def test_exchange_needs_the_friendly_xrib_and_four_ideas():
     p1_takes(game, "exchange", deck_top=("shell_beach",))
     assert "cocoa_token" not in ids(game, "farm")  # the 2nd action was taken at once: 3 ideas are too few
     game = module("o")
-    move(game, "idea_tent", "workbench")
-    move(game, "idea_trap", "workbench")
+    put(game, "idea_tent", "workbench")
+    put(game, "idea_trap", "workbench")
     game = ready(game)
     p1_takes(game, "exchange")
     act(game, 1)
@@ -417,7 +416,7 @@ def test_exchange_needs_the_friendly_xrib_and_four_ideas():
     assert ids(game, "workbench") == ["idea_trap"] and "cocoa_token" in ids(game, "farm")
     game = module("o")
     angry(game)
-    move(game, "idea_tent", "workbench")
+    put(game, "idea_tent", "workbench")
     game = ready(game)
     p1_takes(game, "exchange", deck_top=("shell_beach",))
     assert "cocoa_token" not in ids(game, "farm") and len(zone(game, "workbench")) == 4
@@ -508,7 +507,7 @@ def test_the_obsidian_hatchet_idea_is_crafted():
     """ "Module P": the "Obsidian Hatchet" idea card; on the workbench it is crafted like any idea (the Quarry:
     craft an idea), its tool going to the group."""
     game = module("p")
-    move(game, "idea_obsidian_hatchet", "workbench")
+    put(game, "idea_obsidian_hatchet", "workbench")
     set_table(game, "wood", 1, "wood_supply")
     set_table(game, "stone", 1, "stone_supply")
     game = ready(game)
@@ -569,7 +568,7 @@ def test_deep_sleep_without_marked_dreams_takes_the_top_one():
     """ "Module Q Cards", Deep Sleep: if there are no marked cards remaining in the deck, you place the top card."""
     game = module("q")
     for spirit in Q_DREAMS[:4]:
-        move(game, spirit, "box")
+        put(game, spirit, "box")
     stack_deck(game, "dreams", ["dream_feast"])
     game = ready(game)
     p1_takes(game, "deep_sleep")
@@ -581,7 +580,7 @@ def test_licking_the_toad_puts_a_dream_on_top_of_your_deck():
     """ "Module Q Cards", Toad: when resolving the stable action, the toad's yield places a dream card on top of your
     deck."""
     game = module("q")
-    move(game, "toad", "stable")
+    put(game, "toad", "stable")
     stack_deck(game, "dreams", ["dream_feast"])
     game = ready(game)
     p1_takes(game, "at_home")
@@ -604,7 +603,7 @@ def test_three_spirits_removed_remove_the_mission_and_heal_three():
     collectively among all players."""
     game = module("q")
     for spirit in Q_DREAMS[:3]:
-        move(game, spirit, "removed_spirits")
+        put(game, spirit, "removed_spirits")
     game.set_card_counter(number_of(game, "person_20"), "wounds", 2)
     game.set_card_counter(number_of(game, "person_17"), "wounds", 2)
     game = ready(game)
@@ -622,7 +621,7 @@ def test_before_three_spirits_the_mission_stays():
     camp)."""
     game = module("q")
     for spirit in Q_DREAMS[:2]:
-        move(game, spirit, "removed_spirits")
+        put(game, spirit, "removed_spirits")
     game = ready(game)
     night(game)
     assert prompt(game).startswith("The angry spirits") and ids(game, "missions_done") == ["mission_q"]
@@ -790,7 +789,7 @@ def test_the_sacrificial_altar_idea_places_secret_token_7_on_the_farm():
     """ "Module R", the "Sacrificial Altar" idea card, and "Secret Tokens", Sacrificial Altar (on the farm board):
     the idea's action (a placeholder cost, used through a help option from the workbench) places token 7."""
     game = scenario("vi")
-    move(game, "idea_sacrificial_altar", "workbench")
+    put(game, "idea_sacrificial_altar", "workbench")
     set_table(game, "stone", 1, "stone_supply")
     game = ready(game)
     p1_takes(game, "fishing_spot", stance=CAMP)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import write_tree
+from conftest import vp_and_goal, write_tree
 from scenario import saved_and_loaded
 
 from engine.runtime import rules as rules_module
@@ -14,23 +14,13 @@ from engine.runtime.game import Game
 
 MANIFEST = "kind: pack\nid: hurt\nname: Hurt\nversion: 1.0.0\nplayers: {min: 1, max: 2}\n"
 
-RULES = """kind: counter
-id: vp
-name: VP
-owner: player
----
+RULES = (
+    vp_and_goal("30")
+    + """---
 kind: counter
 id: wounds
 name: Wounds
 owner: player
----
-kind: end
-id: goal
-name: Goal
-trigger: me.vp >= 30
-then: immediate
-result: most
-counter: vp
 ---
 kind: action
 id: suffer
@@ -51,6 +41,7 @@ effect: |
   perform suffer(k + 1, "a bear")
   perform suffer(1, "a thorn") for me
 """
+)
 
 
 def _pack(tmp_path, rules=RULES):

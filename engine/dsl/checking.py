@@ -212,30 +212,26 @@ class Checker:
         """The action of a `perform` and the values it is given: `perform suffer(3)` gives `suffer` its `params`
         (as many as it declares), `perform suffer` none. True when the target was checked here."""
         if target[0] == "call" and self.symbols.ids.get(target[2]) == "action":
-            _, at, action, values = target
-            expected = self.symbols.action_params.get(action, 0)
-            if expected is not None and len(values) != expected:
-                self.problem(
-                    "D003",
-                    f"`{action}` takes {expected} value{'s' if expected != 1 else ''} (its `params`), got {len(values)}",
-                    at,
-                    f"give it one value per name of its `params`: perform {action}(...)"
-                    if expected
-                    else f"write `perform {action}`, or give the action `params:`",
-                )
-            for value in values:
-                self.expr(value)
-            return True
-        if target[0] == "name" and target[2] not in self.scope and self.symbols.action_params.get(target[2]):
-            expected = self.symbols.action_params[target[2]]
+            values = target[3]
+        elif target[0] == "name" and target[2] not in self.scope and self.symbols.action_params.get(target[2]):
+            values = []
+        else:
+            return False
+        _, at, action = target[:3]
+        expected = self.symbols.action_params.get(action, 0)
+        if expected is not None and len(values) != expected:
             self.problem(
                 "D003",
-                f"`{target[2]}` takes {expected} value{'s' if expected != 1 else ''} (its `params`), got none",
-                target[1],
-                f"give them in parentheses: perform {target[2]}({', '.join(['...'] * (expected or 1))})",
+                f"`{action}` takes {expected} value{'s' if expected != 1 else ''} (its `params`), "
+                f"got {len(values) or 'none'}",
+                at,
+                f"give them in parentheses: perform {action}({', '.join(['...'] * expected)})"
+                if expected
+                else f"write `perform {action}`, or give the action `params:`",
             )
-            return True
-        return False
+        for value in values:
+            self.expr(value)
+        return True
 
     def told_to_all(self, node):
         """A log line is read by every player: a value in it that reads a counter not everyone may read tells

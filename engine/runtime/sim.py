@@ -161,6 +161,16 @@ def _stalls(results, done) -> dict:
     return {"count": len(seeds), "seeds": seeds[:50]}
 
 
+def _win_rate(wins: float, games: int) -> dict:
+    """Wins out of games, their rate and its 95 % Wilson interval, as the summary reports each."""
+    low, high = wilson(wins, games)
+    return {
+        "wins": round(wins, 2),
+        "win_rate": round(wins / games, 4) if games else 0.0,
+        "ci95": [round(low, 4), round(high, 4)],
+    }
+
+
 def summarise(rules, results, players, names, seed) -> dict:
     done = [r for r in results if "error" not in r and "stalled" not in r]
     errors = [r for r in results if "error" in r]
@@ -172,39 +182,16 @@ def summarise(rules, results, players, names, seed) -> dict:
     for i, seat in enumerate(seats):
         agent = names[i % len(names)]
         wins = sum(1 / len(r["winners"]) for r in done if seat in r["winners"])
-        low, high = wilson(wins, len(done))
         scores = [r["scores"].get(seat, 0) for r in done if r["scores"]]
-        seat_rows.append(
-            {
-                "seat": seat,
-                "agent": agent,
-                "wins": round(wins, 2),
-                "win_rate": round(wins / len(done), 4) if done else 0.0,
-                "ci95": [round(low, 4), round(high, 4)],
-                "score": _spread(scores),
-            }
-        )
+        seat_rows.append({"seat": seat, "agent": agent, **_win_rate(wins, len(done)), "score": _spread(scores)})
         agent_wins[agent] += wins  # type: ignore[assignment]  # a Counter of wins that may be fractions (ties)
         agent_games[agent] += len(done)
     per_agent = {}
     for agent in agent_games:
-        low, high = wilson(agent_wins[agent], agent_games[agent])
-        per_agent[agent] = {
-            "seat_games": agent_games[agent],
-            "wins": round(agent_wins[agent], 2),
-            "win_rate": round(agent_wins[agent] / agent_games[agent], 4) if agent_games[agent] else 0.0,
-            "ci95": [round(low, 4), round(high, 4)],
-        }
+        per_agent[agent] = {"seat_games": agent_games[agent], **_win_rate(agent_wins[agent], agent_games[agent])}
     all_scores = Counter(v for r in done for v in (r["scores"] or {}).values())
-    team = None
-    if rules.cooperative:  # one team: a game is won by all or by none, so the seats' split shares say little
-        won = sum(1 for r in done if r["winners"])
-        low, high = wilson(won, len(done))
-        team = {
-            "wins": won,
-            "win_rate": round(won / len(done), 4) if done else 0.0,
-            "ci95": [round(low, 4), round(high, 4)],
-        }
+    # one team: a game is won by all or by none, so the seats' split shares say little
+    team = _win_rate(sum(1 for r in done if r["winners"]), len(done)) if rules.cooperative else None
     return {
         "pack": rules.pack_id,
         "players": players,
