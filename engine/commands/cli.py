@@ -207,6 +207,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     play_args.add_commands(sub)
 
+    serve = sub.add_parser(
+        "serve",
+        help="a playtest table and a pack browser in the web browser",
+        description=(
+            "Serve a playtest table in the browser: start games (people and bots at each seat), one page per seat "
+            "showing only what that seat may see, undo, save and load, the replay log; and a browser of each pack's "
+            "cards, prerequisite graph and lint findings. Serves the given packs, or every pack `knap list` finds."
+        ),
+    )
+    serve.add_argument("packs", nargs="*", metavar="PACK", help="pack folders or built-in pack ids")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only)"
+    )
+
+    sub.add_parser(
+        "lsp",
+        help="run the language server (stdio) for editors: docs/editors.md",
+        description=(
+            "A Language Server Protocol server over standard input and output: lint's findings as you type, "
+            "completion, hover, go to definition, references, rename of ids and lint's sure fixes as quick fixes. "
+            "Editors start it; docs/editors.md shows how. It reads only files inside the workspace folders."
+        ),
+    )
+
     completion = sub.add_parser(
         "completion",
         help="print a shell completion script",
@@ -221,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_PACK_COMMANDS = {"lint", "graph", "diff", "play", "sim", "replay", "list"}
+_PACK_COMMANDS = {"lint", "graph", "diff", "play", "sim", "replay", "list", "serve"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,9 +269,18 @@ def main(argv: list[str] | None = None) -> int:
             return _diff(args)
         if args.command == "graph":
             return _graph(args)
+        if args.command == "lsp":
+            from engine.lsp.server import main as lsp_main
+
+            lsp_main()
+            return EXIT_CLEAN
         if args.command == "completion":
             sys.stdout.write(script(parser, args.shell))
             return EXIT_CLEAN
+        if args.command == "serve":
+            from engine.serve.command import serve as serve_command
+
+            return serve_command(args)
         if args.command in ("play", "sim", "replay"):
             from . import play as play_cli
 
