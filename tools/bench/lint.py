@@ -157,6 +157,12 @@ def write_pack(root: Path, cards: int, seed: int = SEED) -> list[Path]:
         for deck in TECH_DECKS
     ]
     (root / "zones.yaml").write_text("---\n".join(zones), encoding="utf-8")
+    (root / "actions.yaml").write_text(  # a rule that resolves technology cards, so their effects run (D008)
+        "kind: action\nid: use_technology\nname: Use a technology\n"
+        "available: count(tableau(me) where type = technology) > 0\n"
+        "effect: |\n  choose 1 from tableau(me) where type = technology as card\n  resolve card\n",
+        encoding="utf-8",
+    )
     (root / "counters.yaml").write_text(
         "kind: counter\nid: vp\nname: Victory points\nowner: player\nstart: 0\nmin: 0\n", encoding="utf-8"
     )
