@@ -19,7 +19,14 @@ class LspError(Exception):
 
 
 class Client:
-    def __init__(self, root: Path, cwd: Path | None = None, command: list[str] | None = None):
+    def __init__(
+        self,
+        root: Path,
+        cwd: Path | None = None,
+        command: list[str] | None = None,
+        capabilities: dict | None = None,
+        options: dict | None = None,
+    ):
         self.process = subprocess.Popen(
             command or [sys.executable, "-m", "engine.lsp"],
             stdin=subprocess.PIPE,
@@ -29,12 +36,16 @@ class Client:
         )
         self.next_id = 0
         self.responses: dict[int, dict] = {}
+        self.unnamed: list[dict] = []  # responses with a null id (to a body whose id could not be read), in order
         self.notifications: queue.Queue = queue.Queue()
         self.diagnostics: dict[str, list] = {}  # uri -> the last published diagnostics
         self.condition = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
-        self.initialized = self.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
+        params = {"processId": None, "rootUri": root.as_uri(), "capabilities": capabilities or {}}
+        if options is not None:
+            params["initializationOptions"] = options
+        self.initialized = self.request("initialize", params)
         self.notify("initialized", {})
 
     def _drain_stderr(self):
@@ -56,7 +67,9 @@ class Client:
                 headers[name.lower()] = value.strip()
             body = json.loads(stream.read(int(headers["content-length"])))
             with self.condition:
-                if "id" in body and "method" not in body:
+                if "id" in body and "method" not in body and body["id"] is None:
+                    self.unnamed.append(body)
+                elif "id" in body and "method" not in body:
                     self.responses[body["id"]] = body
                 elif "method" in body:
                     if body["method"] == "textDocument/publishDiagnostics":
@@ -82,17 +95,21 @@ class Client:
         self.next_id += 1
         number = self.next_id
         self._send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
-        deadline = time.monotonic() + timeout
-        with self.condition:
-            while number not in self.responses:
-                left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None:
-                    raise TimeoutError(f"no answer to {method}")
-                self.condition.wait(left)
-            answer = self.responses.pop(number)
+        answer = self.response(number, timeout, method)
         if "error" in answer:
             raise LspError(answer["error"])
         return answer.get("result")
+
+    def response(self, number, timeout: float = 30, what: str = "a request") -> dict:
+        """The whole response with this id (None: the next one to a body whose id could not be read)."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while not (self.unnamed if number is None else number in self.responses):
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
+                    raise TimeoutError(f"no answer to {what}")
+                self.condition.wait(left)
+            return self.unnamed.pop(0) if number is None else self.responses.pop(number)
 
     def wait_for(self, method: str, timeout: float = 60, uri: str | None = None) -> tuple[float, dict]:
         """The next notification `method` (for `uri`, if given), and when it arrived."""

@@ -409,3 +409,135 @@ def test_nothing_outside_the_workspace_is_read_even_through_a_link(tmp_path):
         assert client.process.poll() is None
     finally:
         client.close()
+
+
+# ---------------------------------------------------------------------------- what editors expect of a server
+TUSK = "\U0001f9a3"  # outside the Basic Multilingual Plane: two UTF-16 code units, one code point
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def test_positions_after_an_emoji_are_counted_in_utf16_code_units(workspace):
+    """A client that names no encoding counts UTF-16 code units (the protocol's default): a finding and a
+    completion after an emoji on the same line are where the client's own count puts them."""
+    root, client = workspace
+    assert client.initialized["capabilities"]["positionEncoding"] == "utf-16"
+    weapons = root / "cro-magnon" / "cards" / "weapons.yaml"
+    text = weapons.read_text(encoding="utf-8")
+    bad = text.replace("stats: {vp: 1}", f'stats: {{vp: 1}}\neffect: "log \\"{TUSK}\\"\\ngainn 1 vp"', 1)
+    client.open(weapons, text)
+    diags = _edit(client, weapons, bad)
+    line, character = position_of(bad, "gainn")
+    row = bad.split("\n")[line]
+    assert _units(row[:character]) == character + 1  # the emoji counts twice
+    start = {"line": line, "character": _units(row[:character])}
+    end = {"line": line, "character": _units(row[:character]) + 5}
+    assert {"start": start, "end": end} in [d["range"] for d in diags if d["code"] == "D002"]
+    typed = bad.replace('\\ngainn 1 vp"', ' gai count"', 1)
+    client.change(weapons, typed, version=3)
+    line, character = position_of(typed, " gai count")
+    row = typed.split("\n")[line]
+    items = client.request("textDocument/completion", client.at(weapons, line, _units(row[: character + 4])))["items"]
+    assert "gain" in {i["label"] for i in items} and all(i["label"].startswith("gai") for i in items)
+    hover = client.request("textDocument/hover", client.at(weapons, line, _units(row[: character + 6])))
+    assert "count(" in hover["contents"]["value"]
+    assert hover["range"]["start"]["character"] == _units(row[: character + 5])
+    _edit(client, weapons, text)
+
+
+def test_files_changed_on_disk_are_read_again_and_their_packs_checked(tmp_path):
+    """A client that can register watchers is asked to watch the YAML files; a closed file changed on disk
+    (a checkout) is read again and its pack checked, a new file is checked, a deleted one's findings are
+    withdrawn, and an open file stays as the editor holds it. This client offers UTF-32: positions are then
+    code points."""
+    root = _copy(tmp_path)
+    pack = root / "cro-magnon"
+    capabilities = {
+        "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
+        "general": {"positionEncodings": ["utf-8", "utf-32", "utf-16"]},
+    }
+    client = Client(root, capabilities=capabilities)
+    try:
+        assert client.initialized["capabilities"]["positionEncoding"] == "utf-32"
+        _, registration = client.wait_for("client/registerCapability")
+        [watcher] = registration["registrations"]
+        assert watcher["method"] == "workspace/didChangeWatchedFiles"
+        assert watcher["registerOptions"]["watchers"][0]["globPattern"] == "**/*.{yaml,yml}"
+        zones = pack / "zones.yaml"
+        client.open(zones)
+        client.wait_for("knap/checked")
+        weapons, extra = pack / "cards" / "weapons.yaml", pack / "cards" / "extra.yaml"
+        text = weapons.read_text(encoding="utf-8")
+        broken = text.replace("stats: {vp: 1}", f'stats: {{vp: 1}}\neffect: "log \\"{TUSK}\\"\\ngainn 1 vp"', 1)
+        weapons.write_text(broken, encoding="utf-8")
+        extra.write_text("kind: card\nid: extra\nname: Extra\ntype: resource\neffect: gainn 1 wood\n", encoding="utf-8")
+        zones.write_text(zones.read_text(encoding="utf-8").replace("shuffled: true", "shuffled: maybe", 1))
+        client.drain()
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            {
+                "changes": [
+                    {"uri": weapons.as_uri(), "type": 2},
+                    {"uri": extra.as_uri(), "type": 1},
+                    {"uri": zones.as_uri(), "type": 2},
+                ]
+            },
+        )
+        client.wait_for("knap/checked")
+        line, character = position_of(broken, "gainn")
+        assert ("D002", line, character) in {
+            (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
+            for d in client.diagnostics[weapons.as_uri()]
+        }  # in code points: the emoji before it counts once
+        assert "D002" in {d["code"] for d in client.diagnostics[extra.as_uri()]}
+        assert client.diagnostics.get(zones.as_uri(), []) == []  # open: the editor's text, not the disk's
+        extra.unlink()
+        weapons.write_text(text, encoding="utf-8")
+        client.drain()
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            {"changes": [{"uri": extra.as_uri(), "type": 3}, {"uri": weapons.as_uri(), "type": 2}]},
+        )
+        client.wait_for("knap/checked")
+        assert client.diagnostics[extra.as_uri()] == [] and client.diagnostics[weapons.as_uri()] == []
+    finally:
+        client.close()
+
+
+def test_a_body_that_is_not_json_gets_a_parse_error_and_the_server_reads_on(workspace):
+    """JSON-RPC 2.0: a body that does not parse gets a Parse error (-32700) with a null id; JSON that is no
+    JSON-RPC message gets an Invalid Request (-32600)."""
+    root, client = workspace
+    client.unnamed.clear()  # what earlier tests' bodies were answered
+    for body in (b"{not json!!}", b'{"jsonrpc": "2.0", "id": 1, "method": ', b"\xff\xfe{}"):
+        client.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        answer = client.response(None)
+        assert answer["id"] is None and answer["error"]["code"] == -32700
+    client.send_raw(b"Content-Length: 6\r\n\r\n[1, 2]")
+    assert client.response(None)["error"]["code"] == -32600
+    path = root / "cro-magnon" / "rules" / "actions.yaml"
+    line, character = position_of(path.read_text(encoding="utf-8"), "count(")
+    assert client.request("textDocument/hover", client.at(path, line, character + 1)) is not None
+    assert client.process.poll() is None
+
+
+def test_hover_on_an_ids_letters_in_prose_or_a_comment_shows_nothing(workspace):
+    """`wood` is a card: hovered in a cost it is summarised; in a card's text, its name or a comment it is
+    only a word."""
+    root, client = workspace
+    weapons = root / "cro-magnon" / "cards" / "weapons.yaml"
+    text = weapons.read_text(encoding="utf-8")
+    typed = text.replace("cost: [wood, flint]", "cost: [wood, flint]  # wood from the forest", 1)
+    typed = typed.replace("name: Spear", "name: Spear of wood", 1)
+    typed = typed.replace('text: "Weapons: counts', 'text: "Weapons: wood counts', 1)
+    client.open(weapons, typed)
+    line, character = position_of(typed, "[wood,")
+    hover = client.request("textDocument/hover", client.at(weapons, line, character + 2))
+    assert "**wood** (card" in hover["contents"]["value"]
+    for needle, nth in (("wood from", 0), ("forest", 0), ("wood counts", 0), ("of wood", 0)):
+        line, character = position_of(typed, needle, nth)
+        offset = 4 if needle == "of wood" else 1
+        assert client.request("textDocument/hover", client.at(weapons, line, character + offset)) is None, needle
+    client.change(weapons, text, version=5)

@@ -87,3 +87,77 @@ def test_hover_texts_come_from_the_one_registry():
     assert language.builtin_hover("count").startswith("```\ncount(")
     assert "draw" in language.builtin_hover("draw")
     assert language.builtin_hover("no_such_word") is None
+
+
+# ------------------------------------------------------------------------------ the workspace (engine/lsp/model.py)
+def _workspace_copy(tmp_path, monkeypatch):
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(__file__).resolve().parents[1] / "content" / "cro-magnon", tmp_path / "cro-magnon")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_files_own_findings_come_before_its_packs_first_full_check(tmp_path, monkeypatch):
+    """Opening a file of a large pack: its YAML and schema findings are published at once, not after the
+    pack's first full check (which may take seconds)."""
+    from engine.lsp.model import Workspace
+
+    root = _workspace_copy(tmp_path, monkeypatch)
+    workspace = Workspace([root])
+    path = "cro-magnon/zones.yaml"
+    text = (root / path).read_text(encoding="utf-8").replace("shuffled: true", "shuffled: maybe", 1)
+    workspace.set_text(path, text)
+    quick = workspace.quick(path)
+    assert quick is not None and [d.code for d in quick] == ["S003"]
+    assert [d.code for d in workspace.full([path])[path]] == ["S003"]
+
+
+def test_the_first_full_check_takes_closed_files_from_lints_cache(tmp_path, monkeypatch):
+    """A second server on the same workspace checks no file again: every closed file's result comes from the
+    cache the first wrote (their content unchanged), no effect text is parsed again (not even for D008's
+    unread fields), and the findings are the same; a file edited on disk since is checked again."""
+    from engine import dsl
+    from engine.lsp import model
+
+    root = _workspace_copy(tmp_path, monkeypatch)
+    checked: list[str] = []
+    real = model._check_files
+
+    def recording(paths, *args):
+        checked.extend(paths)
+        return real(paths, *args)
+
+    monkeypatch.setattr(model, "_check_files", recording)
+    path = "cro-magnon/rules/actions.yaml"
+    first = model.Workspace([root], model.cache_folder(root)).full([path])
+    assert len(checked) == len(first) > 10
+    checked.clear()
+    parsed: list[str] = []
+    real_parse = dsl.parse
+    monkeypatch.setattr(dsl, "parse", lambda text, *args: parsed.append(text) or real_parse(text, *args))
+    assert model.Workspace([root], model.cache_folder(root)).full([path]) == first
+    assert checked == [] and parsed == []
+    monkeypatch.setattr(dsl, "parse", real_parse)
+    weapons = root / "cro-magnon" / "cards" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("cost: [wood, flint]", "cost: [wod, flint]", 1))
+    found = model.Workspace([root], model.cache_folder(root)).full([path])
+    assert checked == ["cro-magnon/cards/weapons.yaml"]
+    assert "R001" in {d.code for d in found["cro-magnon/cards/weapons.yaml"]}
+
+
+def test_closed_files_checked_in_worker_processes_give_the_same_findings(tmp_path, monkeypatch):
+    """On a machine with cores to spare the files no editor holds are checked in worker processes (from a
+    fork server: the server's own process runs threads); what they find is what the server's thread finds."""
+    from engine.lint import runner
+    from engine.lsp import model
+
+    root = _workspace_copy(tmp_path, monkeypatch)
+    weapons = root / "cro-magnon" / "cards" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("cost: [wood, flint]", "cost: [wod, flint]", 1))
+    path = "cro-magnon/zones.yaml"
+    alone = model.Workspace([root], None, jobs=1).full([path])
+    monkeypatch.setattr(runner, "PARALLEL_FROM", 1)
+    assert model.Workspace([root], None, jobs=2).full([path]) == alone
+    assert "R001" in {d.code for d in alone["cro-magnon/cards/weapons.yaml"]}

@@ -783,7 +783,14 @@ class PackChecker:
             return
         parameters = set(self.manifest.get("parameters") or {})
         where = {id(data): (file, index) for file, index, data in self.docs}
-        for finding in unread_fields.unread((data for _, _, data in self.docs), parameters):
+        parsed = {}  # the texts the files parsed (a cached result has them too): parsed once, not twice
+        for result in self.results:
+            for index, data in result.documents:
+                if data.get("kind") in schema_check.kinds():
+                    for path, mode, text in dsl_texts(data):
+                        if (index, path) in result.texts:
+                            parsed[(text, mode)] = result.texts[(index, path)]
+        for finding in unread_fields.unread((data for _, _, data in self.docs), parameters, parsed):
             file, index = where[id(finding.document)]
             self.add("D008", finding.message, file, index, finding.path, finding.hint, at_key=True)
 

@@ -152,8 +152,10 @@ class _Text:
         return None
 
 
-def reach(documents, parameters=()) -> Reach:
-    """What the DSL texts of `documents` (data dicts of one composed pack) resolve and perform."""
+def reach(documents, parameters=(), parsed=None) -> Reach:
+    """What the DSL texts of `documents` (data dicts of one composed pack) resolve and perform. `parsed`:
+    (text, mode) -> its instructions, as the files' own checks (or the cache) already have them."""
+    parsed = parsed or {}
     cards = [d for d in documents if d.get("kind") == "card"]
     values = {
         "type": {c.get("type") for c in cards},
@@ -170,7 +172,10 @@ def reach(documents, parameters=()) -> Reach:
             if role != "dsl":
                 continue
             for _, text in schema_check.values_at(data, pattern):
-                ir = dsl.parse(text, mode)[0] if isinstance(text, str) else None
+                if not isinstance(text, str):
+                    ir = None
+                else:
+                    ir = parsed[(text, mode)] if (text, mode) in parsed else dsl.parse(text, mode)[0]
                 if ir is None:  # a text that does not parse may say anything: assume the most
                     found.resolves.append(ANY)
                     found.performs_any = True
@@ -200,10 +205,10 @@ class Unread:
     hint: str
 
 
-def unread(documents, parameters=()) -> list[Unread]:
+def unread(documents, parameters=(), parsed=None) -> list[Unread]:
     """The behaviour fields of `documents` (one composed pack) that nothing of the pack ever runs."""
     documents = list(documents)
-    found = reach(documents, parameters)
+    found = reach(documents, parameters, parsed)
     out = []
     for data in documents:
         kind = data.get("kind")

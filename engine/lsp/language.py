@@ -357,6 +357,31 @@ def _in_text(text: str, name: str, root, path, lines) -> list[Span]:
     return spans
 
 
+def names_id(loaded: LoadedFile, line: int, start: int, name: str, kinds_of_ids: dict[str, str]) -> bool:
+    """Whether the word `name` at (line, start) is one of the id's uses (`occurrences`: its definition, a
+    reference, a name in an effect text) and not prose or a comment that happens to hold its letters. In a
+    document that does not parse (yet), whether it stands before any comment on its line."""
+    if cursor_at(loaded, line, start).document is None:
+        lines = loaded.text.split("\n")
+        comment = _comment_start(lines[line]) if 0 <= line < len(lines) else None
+        return comment is None or start < comment
+    return any(s.line == line and s.start == start for s in occurrences(loaded, name, kinds_of_ids))
+
+
+def _comment_start(line_text: str) -> int | None:
+    """Where a YAML comment begins on a line (a `#` at its start or after a blank, outside quotes)."""
+    quote = None
+    for index, char in enumerate(line_text):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"" and (index == 0 or line_text[index - 1] in " \t[{,:"):
+            quote = char
+        elif char == "#" and (index == 0 or line_text[index - 1] in " \t"):
+            return index
+    return None
+
+
 def definition(loaded: LoadedFile, name: str) -> Span | None:
     """Where the file defines the id (`id: NAME`), or a parameter of its manifest."""
     for document in loaded.documents:

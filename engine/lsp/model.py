@@ -4,13 +4,21 @@ each pack's last full check (its symbols, and which findings came from which che
 A keystroke re-checks one file: its YAML and schemas (lint's `check_file`), then its references and effect
 texts against the symbols of the last full check (`quick`). A full check of the pack (lint's own pack checks,
 on the in-memory results of every file) follows once typing pauses (`full`), so what settles is exactly
-what `knap lint` says. Nothing outside the workspace roots is read.
+what `knap lint` says. Before the first full check of a pack a file's own findings are all `quick` gives.
+Nothing outside the workspace roots is read.
+
+The first full check reads every file no editor holds: those come from lint's cache (a file whose content
+hash is unchanged keeps its recorded result, engine/lint/cache.py) and the others are checked as lint
+checks them, on every core for a large pack (runner._check_files); the cache is written back for the next
+start and for `knap lint`.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -22,6 +30,7 @@ from engine.content.roots import MANIFEST, pack_root_of
 from engine.content.yamlload import MAX_FILE_BYTES, LoadedFile, load_bytes, load_text
 from engine.diagnostics import Diagnostic
 from engine.files import confine
+from engine.lint import cache as lint_cache
 from engine.lint import runner
 from engine.lint.cache import Cache
 from engine.lint.checks import FileResult, PackChecker, check_file, dsl_texts, locate
@@ -127,12 +136,8 @@ class _Packs(runner._Packs):
         return self.bases_of[pack.root]
 
     def file_results(self, pack: PackFiles) -> list:
-        results = []
-        for path in pack.files:
-            shown = display(path)
-            results.append(self.workspace.result(shown))
-            self.positions.remember(self.workspace.loaded_file(shown))  # findings are placed on the text in memory
-        return results
+        self.reader(pack)  # Positions learns the pack's folder, to place a finding in a file it did not parse
+        return self.workspace.file_results(pack, self.positions)
 
     def lint(self, pack: PackFiles) -> runner._Outcome:
         """runner._Packs.lint without the cache, with a checker that tags its findings."""
@@ -175,8 +180,11 @@ class PackState:
 class Workspace:
     """The files of the packs under the workspace roots, as the editor and the disk have them."""
 
-    def __init__(self, roots: list[Path]):
+    def __init__(self, roots: list[Path], cache_dir: Path | None = None, jobs: int | None = None):
         self.roots = [confine.Root(os.path.realpath(r)) for r in roots]
+        self.cache = Cache(cache_dir)  # lint's cache, for the files no editor holds
+        self.jobs = jobs  # worker processes for a large batch of files (None: one per core, as lint)
+        self.changes: dict[str, int] = {}  # path -> how often it changed: a result checked meanwhile is stale
         self.open: dict[str, str] = {}  # display path -> the editor's text
         self.loaded: dict[str, LoadedFile] = {}
         self.results: dict[str, FileResult] = {}
@@ -244,6 +252,47 @@ class Workspace:
                 self.results[path] = found
         return found
 
+    def file_results(self, pack: PackFiles, positions: runner.Positions) -> list[FileResult]:
+        """Every file's own result, for a full check: from memory, else (files no editor holds) from lint's
+        cache or checked as lint checks them. Positions learns the texts in memory, where findings are placed."""
+        shown = [display(path) for path in pack.files]
+        with self.lock:
+            todo = [f for f in shown if f not in self.open and f not in self.results]
+            before = {f: self.changes.get(f, 0) for f in todo}
+        fresh = self._check_closed(pack.root, todo, positions) if todo else {}
+        with self.lock:  # a file changed while it was checked keeps no result: it is checked again below
+            self.results.update({f: r for f, r in fresh.items() if self.changes.get(f, 0) == before[f]})
+        results = []
+        for path in shown:
+            results.append(self.result(path))
+            if path in self.open or path in self.loaded:
+                positions.remember(self.loaded_file(path))
+        return results
+
+    def _check_closed(self, root: Path, paths: list[str], positions: runner.Positions) -> dict[str, FileResult]:
+        """Files read from disk: a file whose content hash lint's cache knows keeps its recorded result; the
+        others are checked (in worker processes for a large batch), and the cache learns them."""
+        reader = confine.Root(root)
+        hashes: dict[str, str] = {}
+        stored = self.cache.load(root, "files").get("results", {}) if self.cache.directory else {}
+        found: dict[str, FileResult] = {}
+        todo = []
+        for path in paths:
+            if self.cache.directory:
+                hashes[path] = runner._content_hash(reader, path)
+                entry = stored.get(path)
+                if entry and entry.get("hash") == hashes[path]:
+                    found[path] = FileResult.from_json(path, entry["result"])
+                    continue
+            todo.append(path)
+        for result in _check_files(todo, positions, self.jobs, reader):
+            found[result.path] = result
+        if self.cache.directory and todo:
+            entries = dict(stored)
+            entries.update({p: {"hash": hashes[p], "result": r.to_json()} for p, r in found.items() if p in todo})
+            self.cache.save(root, "files", {"results": entries})
+        return found
+
     def text(self, path: str) -> str:
         return self.open[path] if path in self.open else self.loaded_file(path).text
 
@@ -270,6 +319,7 @@ class Workspace:
                 self.open[path] = text
             self.loaded.pop(path, None)
             self.results.pop(path, None)
+            self.changes[path] = self.changes.get(path, 0) + 1
             self.generation += 1
 
     def forget(self, path: str) -> None:
@@ -323,6 +373,8 @@ class Workspace:
         with self.lock:
             root = self.pack_root(path)
             state = self.packs.get(root) if root is not None else None
+            if state is None and root is not None:  # no full check yet: the file's own findings, now
+                return self._suppressed(path, list(self.result(path).diagnostics))
             if state is None or state.checker is None or path.endswith(MANIFEST):
                 return None
             result = self.result(path)
@@ -340,9 +392,12 @@ class Workspace:
             diags = list(
                 {runner._same(d): d for d in list(result.diagnostics) + found + state.kept.get(path, [])}.values()
             )
-            positions = runner.Positions()
-            positions.remember(loaded)
-            return sorted(apply_suppressions(diags, positions), key=lambda d: d.sort_key)
+            return self._suppressed(path, diags)
+
+    def _suppressed(self, path: str, diags: list[Diagnostic]) -> list[Diagnostic]:
+        positions = runner.Positions()
+        positions.remember(self.loaded_file(path))
+        return sorted(apply_suppressions(diags, positions), key=lambda d: d.sort_key)
 
     def _by_file(self, found, files: set[str], positions) -> dict[str, list[Diagnostic]]:
         kept = sorted(apply_suppressions(found, positions), key=lambda d: d.sort_key)
@@ -450,6 +505,33 @@ def signature(result: FileResult) -> tuple:
             part.append(repr({k: v for k, v in data.items() if (k,) not in texts}))
         parts.append(tuple(map(str, part)))
     return tuple(parts)
+
+
+def _check_files(paths: list[str], positions: runner.Positions, jobs: int | None, reader: confine.Root):
+    """lint's per-file checks (runner._check_files), on every core for a large batch. The server runs threads
+    (its reader, the full check's), and a process forked from a threaded one may hang on a lock another
+    thread held; so the workers come from a fork server (a fresh single-threaded process), else are spawned.
+    One core is left to the editor: on two cores the files are checked in the server's own thread."""
+    workers = min(jobs or (os.cpu_count() or 1) - 1, 8)
+    if len(paths) < runner.PARALLEL_FROM or workers < 2:
+        yield from runner._check_files(paths, positions, 1, reader)
+        return
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(["engine.lint.runner"])
+        context: multiprocessing.context.BaseContext = forkserver
+    else:
+        context = multiprocessing.get_context("spawn")
+    chunk = max(16, len(paths) // (workers * 8))
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from pool.map(runner._check_path, paths, [reader.folder] * len(paths), chunksize=chunk)
+
+
+def cache_folder(root: Path) -> Path | None:
+    """Where the server keeps lint's cache for a workspace: the `.knap_cache` folder `knap lint` uses by
+    default at the workspace's root, unless that folder is someone else's (then none)."""
+    folder = root / ".knap_cache"
+    return None if lint_cache.owned(folder) is False else folder
 
 
 def uri_of(path: str) -> str:

@@ -1,10 +1,17 @@
 """The Language Server Protocol side: pygls over stdio, turning requests into questions for model.py and
 language.py. A request the server cannot answer (an unknown or outside URI, a position off the document) gets a
-JSON-RPC error; a notification it cannot use is logged to the client. Neither stops the server."""
+JSON-RPC error; a notification it cannot use is logged to the client; a body that is not JSON gets a parse
+error. None of them stops the server.
+
+Positions: model.py and language.py count characters in code points (Python's `str`); the protocol counts
+UTF-16 code units unless the client offers UTF-32, which the server then takes. Every position crossing the
+boundary is converted here (`points`, `units`), so a character outside the BMP (an emoji in a card's text)
+shifts nothing after it."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from pathlib import Path
@@ -21,9 +28,12 @@ from engine.diagnostics import Diagnostic, Severity
 from engine.lint import fix as lint_fix
 
 from . import language
-from .model import RequestError, Workspace, uri_of
+from .model import RequestError, Workspace, cache_folder, uri_of
 
 _log = logging.getLogger(__name__)
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+WATCHED = "knap-watched-yaml"  # the id of the file watcher the server registers with the client
+QUICK_WATCHED = 20  # a disk change of more files than this (a checkout) waits for the full check alone
 SETTLE_SECONDS = 0.4  # a full check of the pack starts once typing has paused this long
 CHECKED = "knap/checked"  # a notification after each full check: clients and tests may wait for it
 
@@ -49,6 +59,27 @@ class _Protocol(LanguageServerProtocol):
     """pygls's protocol, answering a request whose parameters do not fit the protocol's types (a negative
     line...) with an error instead of dropping it, so the client is not left waiting."""
 
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        """Positions in UTF-32 when the client offers it (the server's own unit: nothing to convert), else in
+        UTF-16, the protocol's default; pygls would take the client's first choice, UTF-8 included."""
+        general = params.capabilities.general
+        offered = general.position_encodings if general is not None else None
+        if general is not None and offered:
+            utf32 = types.PositionEncodingKind.Utf32
+            general.position_encodings = [utf32 if utf32 in offered else types.PositionEncodingKind.Utf16]
+        return (yield from super().lsp_initialize(params))
+
+    def handle_message(self, message):
+        """A body that is JSON but no JSON-RPC message (an array, a number, an object without `jsonrpc`):
+        an Invalid Request error, as JSON-RPC 2.0 says, with the message's id when it has a usable one."""
+        if isinstance(message, (dict, list, str, int, float, bool)) or message is None:
+            found = message.get("id") if isinstance(message, dict) else None
+            reply = found if isinstance(found, (str, int)) and not isinstance(found, bool) else None
+            _send_error(self, reply, INVALID_REQUEST, "knap: the body is not a JSON-RPC 2.0 message")
+            return
+        super().handle_message(message)
+
     def structure_message(self, data):
         try:
             return super().structure_message(data)
@@ -65,23 +96,53 @@ class _Protocol(LanguageServerProtocol):
         if document is not None:
             lines = document.lines
             for change in params.content_changes:
-                if isinstance(change, types.TextDocumentContentChangePartial) and not _fits(change.range, lines):
+                utf16 = self.workspace.position_encoding != types.PositionEncodingKind.Utf32
+                if isinstance(change, types.TextDocumentContentChangePartial) and not _fits(change.range, lines, utf16):
                     message = "knap: a change's range lies outside the document; it is ignored"
                     self.notify(types.WINDOW_LOG_MESSAGE, types.LogMessageParams(types.MessageType.Error, message))
                     return
         yield from super().lsp_text_document__did_change(params)
 
 
-def _fits(range_: types.Range, lines: list[str]) -> bool:
+def _send_error(protocol, reply, code: int, message: str) -> None:
+    protocol._send_data({"jsonrpc": "2.0", "id": reply, "error": {"code": code, "message": message}})
+
+
+def _fits(range_: types.Range, lines: list[str], utf16: bool = True) -> bool:
     start, end = range_.start, range_.end
     if (start.line, start.character) > (end.line, end.character) or end.line > len(lines):
         return False
     for position in (start, end):
-        if position.line < len(lines) and position.character > len(lines[position.line].rstrip("\r\n")):
+        if (
+            position.line < len(lines)
+            and points(lines[position.line].rstrip("\r\n"), position.character, utf16) is None
+        ):
             return False
         if position.line == len(lines) and position.character != 0:
             return False
     return True
+
+
+def points(line: str, units: int, utf16: bool = True) -> int | None:
+    """The code points of `line` before the protocol's `units` (UTF-16 code units, or code points when not
+    `utf16`); None when that is past the line's end. A position inside a surrogate pair falls after it."""
+    if units < 0:
+        return None
+    if not utf16 or line.isascii():
+        return units if units <= len(line) else None
+    count = 0
+    for index, char in enumerate(line):
+        if count >= units:
+            return index
+        count += 2 if ord(char) > 0xFFFF else 1
+    return len(line) if units <= count else None
+
+
+def units(line: str, character: int, utf16: bool = True) -> int:
+    """The protocol's units (UTF-16 code units, or code points) before the code point `character` of `line`."""
+    if not utf16 or line.isascii():
+        return character
+    return character + sum(1 for char in line[:character] if ord(char) > 0xFFFF)
 
 
 class KnapServer(LanguageServer):
@@ -98,6 +159,14 @@ class KnapServer(LanguageServer):
         self.checking = False  # a full check is running in a worker thread
         self.last: dict[str, list[Diagnostic]] = {}  # per file, the findings last published (for code actions)
 
+    def report_server_error(self, error: Exception, source) -> None:
+        """A body that is not JSON (or not UTF-8) gets a Parse error with a null id (JSON-RPC 2.0: the id
+        cannot be read); the server reads on."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            _send_error(self.protocol, None, PARSE_ERROR, f"knap: the body is not JSON: {error}")
+            return
+        super().report_server_error(error, source)
+
     # ---------------------------------------------------------------------- helpers
     def path(self, uri: str) -> str:
         try:
@@ -111,11 +180,33 @@ class KnapServer(LanguageServer):
             raise JsonRpcInvalidParams(f"unknown document {uri!r}")
         return path
 
-    def line_text(self, path: str, position: types.Position) -> str:
+    @property
+    def utf16(self) -> bool:
+        """Whether the client counts characters in UTF-16 code units (else in code points)."""
+        return self.workspace.position_encoding != types.PositionEncodingKind.Utf32
+
+    def line_at(self, path: str, position: types.Position) -> tuple[str, int]:
+        """The text of the position's line and its character in code points; an error when it is off the
+        document."""
         lines = self.model.text(path).split("\n")
-        if not (0 <= position.line < len(lines)) or not (0 <= position.character <= len(lines[position.line])):
+        text = lines[position.line].rstrip("\r") if 0 <= position.line < len(lines) else None
+        character = points(text, position.character, self.utf16) if text is not None else None
+        if text is None or character is None:
             raise JsonRpcInvalidParams(f"position {position.line}:{position.character} is outside the document")
-        return lines[position.line].rstrip("\r")
+        return text, character
+
+    def range_of(self, lines: list[str], line: int, start: int, end: int, end_line: int | None = None) -> types.Range:
+        """The protocol's range of code points `start` (on `line`) to `end` (on `end_line`, else `line`)."""
+        end_line = line if end_line is None else end_line
+
+        def position(row: int, character: int) -> types.Position:
+            text = lines[row] if 0 <= row < len(lines) else ""
+            return types.Position(row, units(text, character, self.utf16))
+
+        return types.Range(position(line, start), position(end_line, end))
+
+    def lines(self, path: str) -> list[str]:
+        return self.model.text(path).split("\n")
 
     def publish(self, path: str, diags: list[Diagnostic], always: bool = False) -> None:
         """Tell the client a file's findings; an empty list only when it had findings (or `always`: the file
@@ -131,24 +222,24 @@ class KnapServer(LanguageServer):
     def lsp_diagnostic(self, path: str, d: Diagnostic) -> types.Diagnostic:
         line = max(d.line - 1, 0)
         col = max(d.col - 1, 0)
-        lines = self.model.text(path).split("\n")
+        lines = self.lines(path)
         text = lines[line] if line < len(lines) else ""
         word = language.WORD.match(text, col)
         end = word.end() if word else min(col + 1, max(len(text), col + 1))
         message = d.message + (f"\n{d.hint}" if d.hint else "")
         return types.Diagnostic(
-            range=types.Range(types.Position(line, col), types.Position(line, end)),
+            range=self.range_of(lines, line, col, end),
             message=message,
             severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
             code=d.code,
             source="knap",
         )
 
-    def changed(self, path: str) -> None:
+    def changed(self, path: str, quick: bool = True) -> None:
         """Publish the quick findings of a changed file now, and check its packs fully once typing pauses."""
-        quick = self.model.quick(path)
-        if quick is not None:
-            self.publish(path, quick, always=True)
+        found = self.model.quick(path) if quick else None
+        if found is not None:
+            self.publish(path, found, always=True)
         self.dirty.add(path)
         if self.checking:
             return  # the check running now sees the change, gives up, and starts again once typing pauses
@@ -203,7 +294,27 @@ def _roots(params: types.InitializeParams) -> list[Path]:
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: KnapServer, params: types.InitializeParams):
-    ls.model = Workspace(_roots(params))
+    """The workspace roots, and lint's cache in the first one's `.knap_cache` (`initializationOptions`
+    `{"cache": false}`: none)."""
+    roots = _roots(params)
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    cache = cache_folder(roots[0]) if options.get("cache", True) is not False else None
+    ls.model = Workspace(roots, cache)
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: KnapServer, params: types.InitializedParams):
+    """Ask the client to tell of YAML files changed on disk (a checkout, another tool), when it can be asked
+    (dynamic registration); a client that cannot may still send the notification."""
+    capabilities = ls.client_capabilities.workspace
+    watched = capabilities.did_change_watched_files if capabilities is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]
+    )
+    registration = types.Registration(WATCHED, types.WORKSPACE_DID_CHANGE_WATCHED_FILES, options)
+    ls.client_register_capability(types.RegistrationParams([registration]))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -249,25 +360,35 @@ def did_save(ls: KnapServer, params: types.DidSaveTextDocumentParams):
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched(ls: KnapServer, params: types.DidChangeWatchedFilesParams):
+    """Files changed on disk: a closed one is read again (an open one stays as the editor holds it), and the
+    packs holding them are checked again; a deleted file's findings are withdrawn."""
+    quick = len(params.changes) <= QUICK_WATCHED
     for change in params.changes:
         try:
             path = ls.model.path_of(change.uri)
         except RequestError:
             continue
+        if path in ls.model.open:
+            continue
         ls.model.forget(path)
-        ls.changed(path)
+        if change.type == types.FileChangeType.Deleted:
+            ls.publish(path, [])
+            ls.last.pop(path, None)
+            ls.changed(path, quick=False)
+        else:
+            ls.changed(path, quick=quick)
 
 
 # ---------------------------------------------------------------------------- completion
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "[", ","]))
 def completion(ls: KnapServer, params: types.CompletionParams):
     path = ls.open_path(params.text_document.uri)
-    line = ls.line_text(path, params.position)
-    prefix, before = language.prefix_at(line, params.position.character)
+    line, character = ls.line_at(path, params.position)
+    prefix, before = language.prefix_at(line, character)
     loaded = ls.model.loaded_file(path)
-    cursor = language.cursor_at(loaded, params.position.line, params.position.character)
+    cursor = language.cursor_at(loaded, params.position.line, character)
     if cursor.document is None:  # a document that does not parse (yet)
-        cursor = language.guess_cursor(loaded.text, params.position.line, params.position.character)
+        cursor = language.guess_cursor(loaded.text, params.position.line, character)
     symbols = ls.model.symbols_for(path)
     items: list[types.CompletionItem] = []
 
@@ -339,16 +460,19 @@ def _document_of(ls: KnapServer, path: str, name: str):
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: KnapServer, params: types.HoverParams):
     path = ls.open_path(params.text_document.uri)
-    line = ls.line_text(path, params.position)
-    found = language.word_at(line, params.position.character)
+    line, character = ls.line_at(path, params.position)
+    found = language.word_at(line, character)
     if found is None:
         return None
     word, start, end = found
-    cursor = language.cursor_at(ls.model.loaded_file(path), params.position.line, params.position.character)
+    loaded = ls.model.loaded_file(path)
+    cursor = language.cursor_at(loaded, params.position.line, character)
     text = None
     if cursor.mode is not None or cursor.document is None:  # the language's words, in its texts
         text = language.builtin_hover(word)
     if text is None and word in ls.model.symbols_for(path).ids:
+        if not language.names_id(loaded, params.position.line, start, word, ls.model.family_ids(path)):
+            return None  # prose (a name, a text, a reason) or a comment that happens to hold an id's letters
         defined = _document_of(ls, path, word)
         if defined is not None:
             text = language.summary(defined[1], defined[0])
@@ -358,23 +482,21 @@ def hover(ls: KnapServer, params: types.HoverParams):
         return None
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-        range=types.Range(types.Position(params.position.line, start), types.Position(params.position.line, end)),
+        range=ls.range_of(ls.lines(path), params.position.line, start, end),
     )
 
 
 # ---------------------------------------------------------------------------- ids: definition, references, rename
 def _id_at(ls: KnapServer, path: str, position: types.Position) -> str | None:
-    found = language.word_at(ls.line_text(path, position), position.character)
+    found = language.word_at(*ls.line_at(path, position))
     if found is None:
         return None
     return found[0] if found[0] in ls.model.family_ids(path) else None
 
 
-def _location(path: str, span: language.Span) -> types.Location:
-    return types.Location(
-        uri=uri_of(path),
-        range=types.Range(types.Position(span.line, span.start), types.Position(span.line, span.end)),
-    )
+def _location(ls: KnapServer, path: str, span: language.Span, lines: list[str] | None = None) -> types.Location:
+    lines = ls.lines(path) if lines is None else lines
+    return types.Location(uri=uri_of(path), range=ls.range_of(lines, span.line, span.start, span.end))
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -386,7 +508,7 @@ def definition(ls: KnapServer, params: types.DefinitionParams):
     for file in ls.model.family_files(path):
         span = language.definition(ls.model.loaded_file(file), name)
         if span is not None:
-            return [_location(file, span)]
+            return [_location(ls, file, span)]
     return None
 
 
@@ -406,16 +528,20 @@ def references(ls: KnapServer, params: types.ReferenceParams):
     name = _id_at(ls, path, params.position)
     if name is None:
         return []
-    return [_location(file, span) for file, spans in _references(ls, path, name).items() for span in spans]
+    found = []
+    for file, spans in _references(ls, path, name).items():
+        lines = ls.lines(file)
+        found += [_location(ls, file, span, lines) for span in spans]
+    return found
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: KnapServer, params: types.PrepareRenameParams):
     path = ls.open_path(params.text_document.uri)
-    found = language.word_at(ls.line_text(path, params.position), params.position.character)
+    found = language.word_at(*ls.line_at(path, params.position))
     if found is None or found[0] not in ls.model.family_ids(path):
         return None
-    return types.Range(types.Position(params.position.line, found[1]), types.Position(params.position.line, found[2]))
+    return ls.range_of(ls.lines(path), params.position.line, found[1], found[2])
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -429,15 +555,12 @@ def rename(ls: KnapServer, params: types.RenameParams):
         raise JsonRpcInvalidParams(f"`{new}` is not an id: letters, digits and `_`, not starting with a digit")
     if new in ls.model.family_ids(path):
         raise JsonRpcInvalidParams(f"`{new}` is already an id of the pack")
-    changes = {
-        uri_of(file): [
-            types.TextEdit(
-                range=types.Range(types.Position(s.line, s.start), types.Position(s.line, s.end)), new_text=new
-            )
-            for s in spans
+    changes = {}
+    for file, spans in _references(ls, path, name).items():
+        lines = ls.lines(file)
+        changes[uri_of(file)] = [
+            types.TextEdit(range=ls.range_of(lines, s.line, s.start, s.end), new_text=new) for s in spans
         ]
-        for file, spans in _references(ls, path, name).items()
-    }
     return types.WorkspaceEdit(changes=changes)
 
 
@@ -448,8 +571,9 @@ def rename(ls: KnapServer, params: types.RenameParams):
 def code_action(ls: KnapServer, params: types.CodeActionParams):
     path = ls.open_path(params.text_document.uri)
     for position in (params.range.start, params.range.end):
-        ls.line_text(path, position)
+        ls.line_at(path, position)
     text = ls.model.text(path)
+    lines = text.split("\n")
     loaded = ls.model.loaded_file(path)
     nodes = {document.index: document.node for document in loaded.documents}
     actions = []
@@ -461,9 +585,7 @@ def code_action(ls: KnapServer, params: types.CodeActionParams):
         if edit is None or not lint_fix._verified(path, text, [(edit, d)], loaded):
             continue
         (line, col), (end_line, end_col) = _line_col(text, edit.start), _line_col(text, edit.end)
-        text_edit = types.TextEdit(
-            range=types.Range(types.Position(line, col), types.Position(end_line, end_col)), new_text=edit.content
-        )
+        text_edit = types.TextEdit(range=ls.range_of(lines, line, col, end_col, end_line), new_text=edit.content)
         actions.append(
             types.CodeAction(
                 title=f"{d.code}: {d.fix.get('message', 'apply the fix')}",

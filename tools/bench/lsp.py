@@ -8,7 +8,12 @@ It starts the server as an editor does (`python -m engine.lsp` over stdio, tests
 workspaces in a temporary folder: a copy of the Cro-Magnon pack, and the pack of N cards, one card per file,
 that tools/bench/lint.py generates. For each it prints:
 
-- open: from opening one file to the end of the first full check of its pack (every file read and checked);
+- first: from opening one file to its first published diagnostics (the file's own findings, before the
+  pack's first full check ends);
+- open: from opening one file to the end of the first full check of its pack (every file read and checked),
+  in a fresh workspace (no cache yet);
+- warm open: the same, from a second server started on the same workspace (lint's cache in `.knap_cache`,
+  written by the first, holds every file's result);
 - change -> diagnostics: from a `didChange` of one card file (an effect text edited, alternately right and
   wrong) to the `publishDiagnostics` for that file: median, 90th percentile and worst of `--changes` changes,
   sent 0.1 s apart (typing speed: the full check waits for a pause);
@@ -50,6 +55,8 @@ def measure(root: Path, card: Path, old: str, new: str, changes: int) -> dict:
     try:
         started = time.perf_counter()
         client.open(card)
+        at, _ = client.wait_for("textDocument/publishDiagnostics", timeout=600, uri=card.as_uri())
+        first = at - started
         client.wait_for("knap/checked", timeout=600)
         opened = time.perf_counter() - started
         text = card.read_text(encoding="utf-8")
@@ -71,9 +78,19 @@ def measure(root: Path, card: Path, old: str, new: str, changes: int) -> dict:
         assert max(counts) > 0 and min(counts) == 0, "the wrong edit's error was not found, or the right one had one"
     finally:
         client.close()
+    client = Client(root)
+    try:
+        started = time.perf_counter()
+        client.open(card)
+        client.wait_for("knap/checked", timeout=600)
+        warm = time.perf_counter() - started
+    finally:
+        client.close()
     times.sort()
     return {
+        "first_s": round(first, 3),
         "open_s": round(opened, 3),
+        "warm_open_s": round(warm, 3),
         "change_median_ms": round(statistics.median(times) * 1000, 1),
         "change_p90_ms": round(times[int(len(times) * 0.9) - 1] * 1000, 1),
         "change_max_ms": round(times[-1] * 1000, 1),
@@ -112,11 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"{'workspace':<14} {'open (s)':>9} {'change median':>14} {'p90':>8} {'max':>8} {'settled (s)':>12}")
+    print(
+        f"{'workspace':<14} {'first (s)':>9} {'open (s)':>9} {'warm (s)':>9} {'change median':>14} {'p90':>8} "
+        f"{'max':>8} {'settled (s)':>12}"
+    )
     for name, row in figures.items():
         print(
-            f"{name:<14} {row['open_s']:>9} {row['change_median_ms']:>11} ms {row['change_p90_ms']:>5} ms "
-            f"{row['change_max_ms']:>5} ms {row['settled_s']:>12}"
+            f"{name:<14} {row['first_s']:>9} {row['open_s']:>9} {row['warm_open_s']:>9} "
+            f"{row['change_median_ms']:>11} ms {row['change_p90_ms']:>5} ms {row['change_max_ms']:>5} ms "
+            f"{row['settled_s']:>12}"
         )
     large_row = figures.get(f"{args.cards} cards")
     if large_row:
