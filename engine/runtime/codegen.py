@@ -13,7 +13,7 @@ import re
 from engine import dsl
 from engine.dsl.builtins import CONSTANTS, FUNCTIONS, ORIENTATIONS, implemented
 
-from . import functions
+from . import functions, layout
 from .budget import (
     CALL_COST,
     MAX_CALL_DEPTH,
@@ -29,6 +29,8 @@ from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 
 MAX_LIST = MAX_SIZE
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*\Z")
+# generated source whose value may be read twice in one expression: a Python variable, or the context's card or player
+_READ_TWICE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*|c\.card|c\.me)\Z")
 
 # `item` (and `card` inside `where`) is the thing a `where` tests: `_x_name` gives it.
 _CONSTANTS = implemented(
@@ -399,13 +401,11 @@ class ExpressionCompiler:
                 # its value: where a counter is expected, `counter_name` names it
                 return f"g.counter('table', {word!r})"
             if owner == "card" and self.items:
-                getter = self._bind("F", word, functions.field_getter(word))  # the item's own number, as a stat
-                return f"{getter}(g, {self.items[-1]})"
+                return self._field_read(word, self.items[-1])  # the item's own number, as a stat
         if category is not None:
             return repr(word)
         if self.items:
-            getter = self._bind("F", word, functions.field_getter(word))
-            return f"{getter}(g, {self.items[-1]})"
+            return self._field_read(word, self.items[-1])
         raise ContentError(f"unknown name `{word}`", self.key, node[1], code="X502")
 
     def _x_list(self, node):
@@ -475,8 +475,29 @@ class ExpressionCompiler:
         return self.src(node)
 
     def _x_field(self, node):
-        getter = self._bind("F", node[3], functions.field_getter(node[3]))
-        return f"{getter}(g, {self.src(node[2])})"
+        return self._field_read(node[3], self.src(node[2]))
+
+    def _field_read(self, name: str, value: str) -> str:
+        """The field `name` of the value `value` (Python source), without a call where the value is read twice freely
+        (a Python variable, `c.card`, `c.me`): of a card number, a printed field from the pack's table and its
+        orientation from the state; of the acting player (`me.vp`), the counter. Any other value (a card id, a zone,
+        a number that is no card) goes through the field's getter, as before, which also reads those the same way."""
+        getter = self._bind("F", name, functions.field_getter(name))
+        plain = f"{getter}(g, {value})"
+        if not _READ_TWICE.match(value):
+            return plain
+        if value == "c.me":  # a player (or, in a hand-made context, anything): the getter reads a counter first
+            return f"(g.counter(c.me, {name!r}) if type(c.me) is str and c.me in g.counters_of else {plain})"
+        count = len(layout.cards_by_number(self.rules))
+        if name == "orientation":
+            return f"(g.state['orient'][{value}] if type({value}) is int and 0 <= {value} < {count} else {plain})"
+        table = functions.static_field_table(self.rules, name)
+        if table is None:
+            return plain
+        values, copied = table
+        read = self._bind("T", name, values)
+        fast = f"list({read}[{value}])" if copied else f"{read}[{value}]"
+        return f"({fast} if type({value}) is int and 0 <= {value} < {len(values)} else {plain})"
 
     def _x_index(self, node):
         return f"_index(g, {self.src(node[2])}, {self.src(node[3])})"

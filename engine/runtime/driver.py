@@ -14,7 +14,7 @@ from .context import Ctx
 from .errors import ContentError
 from .exists import compile_condition
 from .protocol import END_TURN
-from .state import State, plain_copy
+from .state import State, copy_state
 
 NOBODY = "$nobody"  # in a frame's locals: what it does is nobody's act (a phase outside any player's turn)
 NOBODYS_PHASES = ("setup", "game_start", "round_start", "round_end", "game_end")
@@ -298,6 +298,11 @@ def turn_plan(rules) -> TurnPlan:
     return plan
 
 
+# kept in the undo snapshot as they are, not copied: the pack's parameters (fixed for the game) and the menu just
+# answered (a decision, once answered, is replaced, never changed: it is only offered again by an undo, as it was)
+_SHARED_BY_SNAPSHOT = ("params", "pending")
+
+
 def start_action(g, action_id, pending, answer):
     """Begin an action chosen from the turn's menu, keeping a copy of the state to return to if it
     turns out to be impossible the way it is being done (see Game.fail)."""
@@ -309,7 +314,7 @@ def start_action(g, action_id, pending, answer):
         return
     snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "undone", "attempt")}
     snap["pending"] = pending
-    snap = plain_copy(snap)
+    snap = copy_state(snap, shared=_SHARED_BY_SNAPSHOT)
     snap["attempt"] = None
     state["attempt"] = {
         "snap": snap,

@@ -12,6 +12,7 @@ from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented
 from .budget import check_size, out_of_work, spend
 from .costs import cost_payable, joker_of
 from .errors import not_a_card
+from .layout import cards_by_number
 from .places import room
 from .protocol import DONE
 
@@ -439,6 +440,30 @@ _ZONE_FIELDS = implemented(
         "size": lambda g, z: len(g.items_read(z)),
     },
 )
+
+
+_STATIC_CARD_FIELDS = ("id", "name", "type", "deck", "back")  # printed: the same for a card number all game long
+_STATIC_LIST_FIELDS = ("tags", "cost", "requires")  # printed lists: each read gets its own copy
+
+
+def static_field_table(rules, name: str):
+    """(table, copied) when the field `name` of a card number is printed data, the same all game long: `table[n]` is
+    card n's value (a list to copy when `copied`), read by compiled expressions without a call (codegen.py); None
+    for a field that changes in play (`orientation`, `owner`, a counter on cards). Made once per pack and field."""
+    tables = rules.__dict__.setdefault("_static_field_tables", {})
+    if name in tables:
+        return tables[name]
+    defs = cards_by_number(rules)
+    if name in _STATIC_CARD_FIELDS:
+        found = ([rules.instances[n] for n in range(len(defs))] if name == "id" else [d.get(name) for d in defs], False)
+    elif name in _STATIC_LIST_FIELDS:
+        found = ([tuple(d.get(name) or ()) for d in defs], True)
+    elif name in _CARD_BUILTIN or rules.counters.get(name, {}).get("owner") == "card":
+        found = None
+    else:
+        found = (rules.card_values(name), False)
+    tables[name] = found
+    return found
 
 
 def field_getter(name: str):

@@ -8,7 +8,7 @@ import random
 from .log_words import knows
 from .protocol import DONE
 from .rng import Streams
-from .state import APPEND_ONLY, State, plain_copy
+from .state import APPEND_ONLY, State, copy_state
 
 
 def clone(g):
@@ -16,7 +16,7 @@ def clone(g):
     grow and their entries are never changed, so the copy shares the entries (long games carry
     thousands of them) and copies the rest."""
     state: State = g.state
-    copied = plain_copy({k: v for k, v in state.items() if k not in APPEND_ONLY})
+    copied = copy_state({k: v for k, v in state.items() if k not in APPEND_ONLY})
     for key in APPEND_ONLY:
         copied[key] = list(state[key])
     return type(g)(g.rules, copied)

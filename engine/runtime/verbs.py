@@ -507,18 +507,21 @@ class Choose(VerbStep):
         }
         return labelled(self, g, c, pending)
 
-    def public_words(self, g, c, chosen, cards, reader=None) -> str:
-        """The options chosen, as everyone may read them in the log (or as `reader`, the chooser, reads them: the
-        cards they see by name): a `showing` label when the reader can see the cards in it, a list option's
-        parts joined with " + ", else as any value."""
+    def public_words(self, g, c, chosen, cards, readers=(None,)) -> list[str]:
+        """The options chosen, as each of `readers` reads them in the log: None, everyone; a player (the chooser),
+        with the cards they see by name. A `showing` label when the reader can see the cards in it, a list option's
+        parts joined with " + ", else as any value. The labels are worked out once for all the readers."""
         pending = {"kind": "choose", "cards": cards, "shape": self.shape, "options": chosen}
         if self.args.get("showing") is not None:
             labelled(self, g, c, pending)
-        return ", ".join(
-            option_words(g, pending, i, value, reader)
-            or (g.public_label([value], cards) if reader is None or not cards else g.card_label(value, reader))
-            for i, value in enumerate(chosen)
-        )
+        return [
+            ", ".join(
+                option_words(g, pending, i, value, reader)
+                or (g.public_label([value], cards) if reader is None or not cards else g.card_label(value, reader))
+                for i, value in enumerate(chosen)
+            )
+            for reader in readers
+        ]
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
@@ -530,9 +533,10 @@ class Choose(VerbStep):
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
                 by, prompt, name = wait["by"], wait.get("prompt"), self.args.get("as")
-                line = _answered(by, prompt, name, self.public_words(g, c, chosen, wait["cards"]))
                 cards = wait["cards"]  # only cards read otherwise for their chooser
-                own = _answered(by, prompt, name, self.public_words(g, c, chosen, cards, by)) if cards else line
+                words = self.public_words(g, c, chosen, cards, (None, by) if cards else (None,))
+                line = _answered(by, prompt, name, words[0])
+                own = _answered(by, prompt, name, words[1]) if cards else line
                 if not wait.get("free"):
                     own += " (only one option)"
                 g.log(line, None if own == line else {by: own})  # the chooser reads the cards they see by name
