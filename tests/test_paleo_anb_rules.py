@@ -1086,6 +1086,7 @@ def test_the_hooks_special_rule_conditions_camp_card_and_victory(tmp_path):
     assert "use an action of a card at the camp" in options(game, "P2")
     answer(game, RESOLVE, "P1")
     answer(game, "use an action of a card at the camp", "P2")
+    answer(game, "P2: ")  # the team's order: the camp card's user is resolved in it too
     assert table(game, "skulls") == 1 and table(game, "victory") == 0 and "test_camp_card" in ids(game, "cemetery")
     assert table(game, "pelts") == 1 and "Test relic: its own rule after action 1" in log_text(game)
 

@@ -195,6 +195,31 @@ def test_isolation_needs_the_hut_and_removes_reeds_and_clay():
     assert ids(game, "kept:P1") == ids(game, "kept:P2") == []
 
 
+def test_isolation_takes_reeds_and_clay_from_a_helping_group():
+    """ "Module M", Isolation: "you must remove the "Reeds" and "Clay" cards from your group, or a helping player's
+    group, in the graveyard". P1 holds the Reeds, P2 the Clay: P1 may use the idea because P2 may still help, and
+    once P2 helps, both cards go to the graveyard; without P2's help the action cannot be resolved."""
+    for helps in (True, False):
+        game = module("m")
+        put(game, "idea_isolation", "workbench")
+        put(game, "reeds", "kept:P1")
+        put(game, "clay", "kept:P2")
+        build(game, "hut_roof")
+        game = ready(game)
+        explore(game, {"P1": "fishing_spot", "P2": "berry_bushes"})
+        assert CAMP in options(game, "P1")
+        answer(game, CAMP, "P1")
+        answer(game, HELP if helps else IGNORE, "P2")
+        game = ready(game)
+        if helps:
+            assert {"reeds", "clay", "idea_isolation"} <= set(ids(game, "cemetery")) and table(game, "victory") == 1
+            assert ids(game, "kept:P1") == ids(game, "kept:P2") == []
+        else:
+            assert "can use the action of no card at the camp" in log_text(game)
+            assert (ids(game, "kept:P1"), ids(game, "kept:P2")) == (["reeds"], ["clay"]) and table(game, "victory") == 0
+            assert "idea_isolation" in ids(game, "workbench")
+
+
 def test_mission_m_each_night():
     """ "Module M", Mission card M (its text a placeholder): resolved each night after feeding, the team pays 1 food,
     else 1 wood, else a human takes a wound."""
@@ -319,12 +344,12 @@ def test_curse_actions_depend_on_the_artifact():
     player has it."""
     game = ready(module("n"))
     p1_takes(game, "curse")
-    assert table(game, "skulls") == 1  # no Artifact: only the 2nd action (1 skull)
+    assert prompt(game).startswith("2 wound(s) from one source") and table(game, "skulls") == 0  # no Artifact: the 2nd
     game = module("n")
     put(game, "artifact", "kept:P2")
     game = ready(game)
     p1_takes(game, "curse")
-    assert prompt(game).startswith("2 wound(s) from one source") and table(game, "skulls") == 0
+    assert table(game, "skulls") == 1  # the Artifact in play: only the 1st action (1 skull)
 
 
 # ---------------------------------------------------------------- module O: The Xrib Tribe
@@ -503,9 +528,10 @@ def test_mission_p_trades_three_obsidian_for_a_victory_token():
     assert prompt(game).startswith("The black rock's cold")
 
 
-def test_the_obsidian_hatchet_idea_is_crafted():
-    """ "Module P": the "Obsidian Hatchet" idea card; on the workbench it is crafted like any idea (the Quarry:
-    craft an idea), its tool going to the group."""
+def test_the_obsidian_hatchet_idea_is_crafted_from_obsidian():
+    """ "Module P": the "Obsidian Hatchet" idea card ("Obsidian is suitable for creating high-quality tools"); on the
+    workbench it is crafted like any idea (the Quarry: craft an idea), its cost (a placeholder: 1 obsidian) paid
+    from the camp back to the supply, its tool going to the group. Without obsidian it cannot be crafted."""
     game = module("p")
     put(game, "idea_obsidian_hatchet", "workbench")
     set_table(game, "wood", 1, "wood_supply")
@@ -513,10 +539,17 @@ def test_the_obsidian_hatchet_idea_is_crafted():
     game = ready(game)
     p1_takes(game, "quarry")
     act(game, 2)
-    if prompt(game).startswith("Craft a tool"):
-        answer(game, "yes")
-    answer(game, "Obsidian hatchet")
-    assert ids(game, "tools:P1") == ["obsidian_hatchet"] and (table(game, "wood"), table(game, "stone")) == (0, 0)
+    answer(game, "yes")
+    assert prompt(game) == "Which tool do you craft?" and "Obsidian hatchet" not in " ".join(options(game, "P1"))
+    game = module("p")
+    put(game, "idea_obsidian_hatchet", "workbench")
+    set_table(game, "obsidian", 1, "obsidian_supply")
+    game = ready(game)
+    p1_takes(game, "quarry")
+    act(game, 2)
+    answer(game, "yes")  # the hatchet is the only tool the camp can pay for: taken at once
+    assert ids(game, "tools:P1") == ["obsidian_hatchet"]
+    assert (table(game, "obsidian"), table(game, "obsidian_supply")) == (0, 5)
 
 
 def test_forgotten_cave_places_secret_token_5_with_the_group():
@@ -645,7 +678,7 @@ def _prowlers_first(game):
     "letter, prepare, card_first, wounded",
     [
         ("m", _no_food_no_wood, None, 1),
-        ("n", _prowlers_first, "Prowlers in the dark", 2),
+        ("n", _prowlers_first, "Prowlers in the dark", 1),
         ("o", _angry_xrib, None, 1),
         ("p", lambda game: None, None, 1),
         ("q", lambda game: None, None, 1),
@@ -653,8 +686,8 @@ def _prowlers_first(game):
 )
 def test_a_missions_wounds_all_go_on_one_human_of_the_group_the_team_picks(letter, prepare, card_first, wounded):
     """ "Module M", "Module N" (the night cards), "Module O" (the angry Xrib), "Module P", "Module Q" (the angry
-    spirits), with Reference, "Damage": the team picks the group, and the wounds of that one source (1, or the night
-    card's 2) all go on one of its humans, however many the mission card deals."""
+    spirits), with Reference, "Damage": the team picks the group, and the wounds of that one source all go on one of
+    its humans, however many the mission card deals."""
     game = module(letter)
     prepare(game)
     game = ready(game)
@@ -873,9 +906,14 @@ def test_random_games_of_each_scenario_end_with_the_invariants_kept(key):
         assert game.over
 
 
-def test_save_load_and_continue_gives_the_same_game():
-    """A scenario game (VI: N + Q + R) saved halfway and loaded goes on exactly as the game that was not saved."""
-    game = Game.new(ruleset("paleo-scenario-vi"), 3, 7, max_rounds=6)
+EXPANSION_AND_SCENARIOS = ["paleo-a-new-beginning"] + [f"paleo-scenario-{key}" for key in SCENARIOS]
+
+
+@pytest.mark.parametrize("pack", EXPANSION_AND_SCENARIOS)
+def test_save_load_and_continue_gives_the_same_game(pack):
+    """A game of the expansion or of a scenario saved halfway and loaded goes on exactly as the game that was not
+    saved (3 players)."""
+    game = Game.new(ruleset(pack), 3, 7, max_rounds=6)
     rnd = random.Random(7)
     play_randomly(game, rnd, limit=40)
     copy = Game.load(game.rules, game.save())
@@ -887,10 +925,34 @@ def test_save_load_and_continue_gives_the_same_game():
     assert copy.state_hash() == game.state_hash() and copy.over and game.state["result"] == copy.state["result"]
 
 
-@pytest.mark.parametrize("key", ["v", "vi"])
-def test_a_scenario_game_log_replays_exactly(key):
-    """A random game of a scenario with several modules replays from its log to the same final state."""
-    rules = ruleset(f"paleo-scenario-{key}")
+@pytest.mark.parametrize("pack", EXPANSION_AND_SCENARIOS)
+def test_a_game_log_replays_exactly(pack):
+    """A random game of the expansion or of a scenario replays from its log to the same final state."""
+    rules = ruleset(pack)
     game = Game.new(rules, 2, 3, max_rounds=5)
     play_randomly(game, random.Random(3))
     assert replay(rules, game_log(game)).state_hash() == game.state_hash()
+
+
+@pytest.mark.parametrize("pack", EXPANSION_AND_SCENARIOS)
+def test_no_player_sees_a_chosen_card_before_the_reveal_nor_a_deck_order(pack):
+    """Base rules ("Day": the chosen cards are revealed together; "Choosing a card": the backs of a deck may be
+    seen, never its fronts nor its order), in the expansion and every scenario at 3 players: P1's pick changes
+    nothing in the others' views until all have chosen, nobody sees the front of the card taken, and no view
+    shows a card of any deck."""
+    game = Game.new(ruleset(pack), 3, 5)
+    while not prompt(game).startswith("Take one of the top cards"):  # a question of the setup (a trap's place)
+        game.apply(game.legal(game.decision.players[0])[0], game.decision.players[0])
+    game = ready(game)
+    others = {seat: game.view(seat) for seat in ("P2", "P3")}
+    first = next(o for o in options(game, "P1") if o != SLEEP)
+    taken = game.state["pending"]["options"][game.legal("P1")[options(game, "P1").index(first)]]
+    answer(game, first, "P1")
+    assert game.decision is not None and game.decision.players == ["P2", "P3"]  # not revealed yet
+    assert {seat: game.view(seat) for seat in ("P2", "P3")} == others
+    for seat in ("P1", "P2", "P3"):
+        view = game.view(seat)
+        assert not game.can_see(taken, seat)
+        for deck in ("deck:P1", "deck:P2", "deck:P3", "looking:P1"):
+            assert "cards" not in view["zones"][deck]
+            assert all(not game.can_see(n, seat) for n in zone(game, deck))
