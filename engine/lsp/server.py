@@ -317,12 +317,19 @@ def initialized(ls: KnapServer, params: types.InitializedParams):
     ls.client_register_capability(types.RegistrationParams([registration]))
 
 
-@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: KnapServer, params: types.DidOpenTextDocumentParams):
+def _notified_path(ls: KnapServer, uri: str) -> str | None:
+    """The file a notification names, or None (told to the client's log: a notification gets no error reply)."""
     try:
-        path = ls.model.path_of(params.text_document.uri)
+        return ls.model.path_of(uri)
     except RequestError as exc:
         ls.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"knap: {exc}"))
+        return None
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: KnapServer, params: types.DidOpenTextDocumentParams):
+    path = _notified_path(ls, params.text_document.uri)
+    if path is None:
         return
     ls.model.set_text(path, params.text_document.text)
     ls.changed(path)
@@ -330,10 +337,8 @@ def did_open(ls: KnapServer, params: types.DidOpenTextDocumentParams):
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: KnapServer, params: types.DidChangeTextDocumentParams):
-    try:
-        path = ls.model.path_of(params.text_document.uri)
-    except RequestError as exc:
-        ls.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"knap: {exc}"))
+    path = _notified_path(ls, params.text_document.uri)
+    if path is None:
         return
     if path not in ls.model.open:
         ls.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"knap: {path} is not open"))

@@ -179,12 +179,17 @@ def create_app(pack_roots: list[Path]) -> Starlette:
             return JSONResponse({"error": "no such seat"}, 404)
         return JSONResponse({"version": found[0].version}, headers={"Cache-Control": "no-store"})
 
-    async def answer(request: Request) -> Response:
+    def posted_to_seat(request: Request):
+        """The table and seat a form is posted to, or the refusal: a form from another site, an unknown seat."""
         if not same_origin(request):
             return PlainTextResponse("refused: a form from another site", 403)
         found = seat_of(request)
-        if found is None:
-            return not_found("no such seat")
+        return not_found("no such seat") if found is None else found
+
+    async def answer(request: Request) -> Response:
+        found = posted_to_seat(request)
+        if isinstance(found, Response):
+            return found
         table, seat = found
         try:
             fields = await form(request)
@@ -199,11 +204,9 @@ def create_app(pack_roots: list[Path]) -> Starlette:
         return RedirectResponse(f"/s/{request.path_params['token']}", 303)
 
     async def undo(request: Request) -> Response:
-        if not same_origin(request):
-            return PlainTextResponse("refused: a form from another site", 403)
-        found = seat_of(request)
-        if found is None:
-            return not_found("no such seat")
+        found = posted_to_seat(request)
+        if isinstance(found, Response):
+            return found
         table, seat = found
         try:
             table.undo(seat)
