@@ -1,6 +1,7 @@
 """The runtime's fast paths give what the plain paths give (issue 16): a printed field of a card read from the
 pack's table by compiled expressions (codegen.ExpressionCompiler._field_read) reads as the field's getter does,
-and the undo snapshot's and clone's copy of the state (state.copy_state) is the deep copy marshal made."""
+and the undo snapshot's and clone's copy of the state (state.copy_state) is the deep copy marshal made; a clone
+shares the undo snapshot, which no undo changes."""
 
 from __future__ import annotations
 
@@ -121,6 +122,40 @@ def test_an_undone_action_puts_back_the_zones_as_they_were():
     assert game.state["loc"] != before["loc"]
     game.fail("test")
     assert {k: game.state[k] for k in ("zones", "loc", "orient")} == before
+
+
+def test_a_clone_shares_the_undo_snapshot_and_an_undo_in_either_leaves_the_other_as_it_was():
+    """clone() shares the snapshot taken at the action's start rather than copying it (nothing changes it once
+    taken): undoing the action in the clone puts back a copy of it, so the real game, its snapshot, and a second
+    undo there are what they were ("Impossible actions are undone")."""
+    game = saved_and_loaded(Game.new(ruleset("cro-magnon"), 2, 0))
+    before = plain_copy({k: v for k, v in game.state.items() if k not in ("log", "history")})
+    game.apply(game.decision.options.index("explore"), "P1")
+    snap = game.state["attempt"]["snap"]
+    kept = plain_copy(snap)
+    copy = game.clone()
+    assert copy.state["attempt"]["snap"] is snap
+    assert copy.state["attempt"]["path"] == game.state["attempt"]["path"]
+    assert copy.state["attempt"]["path"] is not game.state["attempt"]["path"]
+    for zone in ("forest", "plains"):
+        copy.move(copy.state["zones"][zone][-1], "hand:P1")
+    copy.fail("test")
+    copy.move(copy.state["zones"]["forest"][-1], "hand:P2")  # the clone goes on from its own copy
+    assert game.state["attempt"]["snap"] == kept
+    game.fail("test")
+    assert {k: game.state[k] for k in before if k not in ("dead", "undone")} == {
+        k: v for k, v in before.items() if k not in ("dead", "undone")
+    }
+
+
+def test_the_state_copy_leaves_out_and_shares_what_it_is_told():
+    """copy_state's `skip` leaves keys out and `shared` keeps them as they are, the rest in the state's order."""
+    state = Game.new(ruleset("cro-magnon"), 2, 0).state
+    copied = copy_state(state, shared=("params",), skip=("log", "history", "attempt"))
+    assert list(copied) == [k for k in state if k not in ("log", "history", "attempt")]
+    assert copied["params"] is state["params"]
+    assert copied["zones"] == state["zones"] and copied["zones"] is not state["zones"]
+    assert not _shared({k: v for k, v in copied.items() if k != "params"}, state)
 
 
 def _shared(a, b) -> bool:

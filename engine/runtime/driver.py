@@ -301,6 +301,7 @@ def turn_plan(rules) -> TurnPlan:
 # kept in the undo snapshot as they are, not copied: the pack's parameters (fixed for the game) and the menu just
 # answered (a decision, once answered, is replaced, never changed: it is only offered again by an undo, as it was)
 _SHARED_BY_SNAPSHOT = ("params", "pending")
+_LEFT_OUT_OF_SNAPSHOT = ("log", "history", "dead", "undone", "attempt")  # kept by undo.fail as they are at the fail
 
 
 def start_action(g, action_id, pending, answer):
@@ -312,9 +313,8 @@ def start_action(g, action_id, pending, answer):
         state["turn"]["closing"] = True
         state["dead"], state["undone"] = [], {}
         return
-    snap = {k: v for k, v in state.items() if k not in ("log", "history", "dead", "undone", "attempt")}
+    snap = copy_state(state, shared=_SHARED_BY_SNAPSHOT, skip=_LEFT_OUT_OF_SNAPSHOT)
     snap["pending"] = pending
-    snap = copy_state(snap, shared=_SHARED_BY_SNAPSHOT)
     snap["attempt"] = None
     state["attempt"] = {
         "snap": snap,

@@ -14,11 +14,17 @@ from .state import APPEND_ONLY, State, copy_state
 def clone(g):
     """An independent copy, for search and for agents' imagined games. The log and the history only
     grow and their entries are never changed, so the copy shares the entries (long games carry
-    thousands of them) and copies the rest."""
+    thousands of them) and copies the rest. The undo snapshot of the action under way is shared too:
+    nothing changes it once taken (undo.fail restores a copy of it), and it is as large as the state."""
     state: State = g.state
-    copied = copy_state({k: v for k, v in state.items() if k not in APPEND_ONLY})
+    copied = copy_state(state, skip=(*APPEND_ONLY, "attempt"))
     for key in APPEND_ONLY:
         copied[key] = list(state[key])
+    attempt = state["attempt"]
+    if attempt is not None:
+        attempt = {**attempt, "path": list(attempt["path"]), "counts": list(attempt["counts"])}
+    copied["attempt"] = attempt
+    copied = {key: copied[key] for key in state}  # the state's own order of keys
     return type(g)(g.rules, copied)
 
 

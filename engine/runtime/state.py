@@ -160,23 +160,27 @@ def plain_copy(data):
 _FLAT_LISTS = ("loc", "orient")  # a state's lists of numbers and texts only: a slice is their deep copy
 
 
-def copy_state(data: dict, shared: tuple = ()) -> dict:
+def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
     """`plain_copy` of a state (or of part of one), the same keys in the same order. Its largest parts hold only
     numbers and texts one level down: the zones (lists of card numbers), `loc` and `orient`; a slice of each list is
-    its deep copy and costs a fraction of marshal's round trip. The rest goes through marshal. The undo snapshot at
-    each action's start (driver.start_action) and `clone` pay for it (issue 16: a fifth of a snapshot's time).
-    `shared`: keys whose values are kept as they are, for a caller that knows nothing changes them."""
+    its deep copy and costs a fraction of marshal's round trip. The rest goes through marshal in one round trip. The
+    undo snapshot at each action's start (driver.start_action) and `clone` pay for it (issue 16).
+    `shared`: keys whose values are kept as they are, for a caller that knows nothing changes them; `skip`: keys
+    left out of the copy (one pass over the state, with no part-copy made first)."""
+    apart = set(shared).union(skip)
     flat = [key for key in _FLAT_LISTS if type(data.get(key)) is list]
-    zones = data.get("zones")
-    if type(zones) is dict:
+    if type(data.get("zones")) is dict:
         flat.append("zones")
-    rest = plain_copy({key: value for key, value in data.items() if key not in flat and key not in shared})
+    apart.update(flat)
+    rest = plain_copy({key: value for key, value in data.items() if key not in apart})
     copied = {}
     for key, value in data.items():
-        if key in shared:
-            copied[key] = value
-        elif key not in flat:
+        if key in rest:
             copied[key] = rest[key]
+        elif key in skip:
+            continue
+        elif key in shared:
+            copied[key] = value
         elif key == "zones":
             copied[key] = {
                 zone: cards[:] if type(cards) is list else plain_copy(cards) for zone, cards in value.items()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .protocol import SIMULTANEOUS
 from .rng import Streams
-from .state import State
+from .state import State, copy_state
 
 MAX_WHY = 1_000  # characters of the reason an undone action gives (a save's schema allows 4,000)
 
@@ -63,7 +63,8 @@ def fail(g, why: str | None = None):
     # emptied and refilled in place (everyone holding `g.state` sees the old state again): a TypedDict's
     # type has no clear(), as it would drop required keys, which the update puts back at once
     state.clear()  # type: ignore[attr-defined]
-    state.update(snap)
+    # a copy: the snapshot may be shared by clones (imagine.py), and the state goes on from it
+    state.update(copy_state(snap, shared=("params",)))  # type: ignore[arg-type, typeddict-item]
     g.held_memo = {}
     state["log"], state["history"], state["dead"] = log, history, dead
     g.rng = Streams(state["rng"], state["seed"])
