@@ -571,12 +571,49 @@ class ExpressionCompiler:
         return False
 
     def _x_where(self, node):
-        source = self.src(node[2])
+        item, items, test = self.where_parts(node)
+        return f"[{item} for {item} in {items} if {test}]"
+
+    def where_parts(self, node) -> tuple[str, str, str]:
+        """(item, items, test) of `SOURCE where TEST`: the items tested, paid for, and the test of each. When
+        the source and the first conjuncts of the test provably read only the contents of the table's zones
+        and printed card fields (`_zone_reads`), those items come from a cache keyed by those zones' contents
+        (`_cached_where`) and only the remaining conjuncts are tested here."""
+        at = int(node[1])
+        conjuncts = node[3][2] if node[3][0] == "and" else [node[3]]
+        shadowed = frozenset(self.scope) | frozenset(self.python_locals)
+        hoisted, reads = 0, _zone_reads(self.rules, node[2], False, shadowed)
+        while reads is not None and hoisted < len(conjuncts):
+            more = _zone_reads(self.rules, conjuncts[hoisted], True, shadowed)
+            if more is None or any(zone != "parameter" for zone, _ in more[2] - reads[2]):
+                break  # a player's zone reached through a name (a hand) changes at almost every answer: not kept
+            reads = _joined(reads, more)
+            hoisted += 1
         item = f"_i{len(self.items)}"
         self.items.append(item)
-        test = self.src(node[3])
+        whole = self.src(node[3])
+        tests = [self.src(conjunct) for conjunct in conjuncts] if hoisted and reads is not None else []
         self.items.pop()
-        return f"[{item} for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, {int(node[1])}) if {test}]"
+        each = f"_each(g, {self.src(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
+        if not tests or reads is None or not any(_calls(conjunct) for conjunct in conjuncts[:hoisted]):
+            return item, each, whole  # nothing kept, or only tests cheaper than the cache's key
+        ident = repr((self.key, node[2], conjuncts[:hoisted]))
+        self.namespace["_cached_where"] = _cached_where
+        self.namespace["_WHERE_CACHE"] = self.rules.__dict__.setdefault("_where_cache", {})
+        kept = " and ".join(f"({t})" for t in tests[:hoisted])
+        compute = f"lambda: [{item} for {item} in {each} if {kept}]"
+        owned = "".join(
+            f"{self.src(['call', at, zone, [['name', at, local]]])}, "
+            for zone, local in sorted(reads[2])
+            if zone != "parameter"
+        )
+        values = "".join(f"repr(g.params[{word!r}]), " for zone, word in sorted(reads[2]) if zone == "parameter")
+        items = (
+            f"_cached_where(g, _WHERE_CACHE, {ident!r}, {tuple(sorted(reads[0]))!r}, {tuple(sorted(reads[1]))!r}, "
+            f"({owned}), ({values}), {compute}, {self.key!r}, {at})"
+        )
+        rest = " and ".join(f"({t})" for t in tests[hoisted:]) or "True"
+        return item, items, rest
 
 
 # built-in functions with arguments worked out per item (`map(players, item.vp)`): their positions
@@ -614,6 +651,150 @@ _SCALAR_BUILTINS = frozenset(
         "index_of",
     }
 )
+
+
+_WHERE_CACHE_SIZE = 256  # entries kept per pack before the cache starts again
+_PURE_BUILTINS = frozenset({"count", "empty", "can_pay"})
+_NONE: frozenset = frozenset()
+_NOTHING = (_NONE, _NONE, _NONE)  # reading only their arguments and zones
+_PLAIN_NODES = frozenset({"num", "str", "list", "op", "cmp", "and", "or", "not", "neg", "ifx", "index", "where"})
+
+
+def _zone_reads(rules, node, in_item: bool, shadowed: frozenset, seen: frozenset = frozenset()):
+    """(table zones (each with whether all of it is read, or only its top card), zones read for every player, player
+    zones read through a name bound earlier (zone, name): `hand(player)`, and ("parameter", name) for the game's
+    parameters read) that the expression `node` reads, when that is all it reads
+    (besides printed card fields of the item of an enclosing `where` inside it, the pack's ids and numbers); None
+    when it may read anything else (a counter, a parameter, who is acting, a name bound earlier, a per-player zone
+    through `me`, a pack function with parameters...): such an expression is not cached. `in_item`: `card` and
+    `item` name the item tested."""
+    kind = node[0]
+    if kind == "name":
+        word = node[2]
+        if word in shadowed:
+            return None
+        if word in ("card", "item"):
+            return _NOTHING if in_item else None
+        if word in ("true", "false", "none"):
+            return _NOTHING
+        if word in _CONSTANTS:
+            return None
+        category = rules.categories.get(word)
+        if category == "zone":
+            return (frozenset({(word, True)}), _NONE, _NONE) if _table_zone(rules, word) else None
+        if category == "parameter":  # the game's own value: in the key
+            return _NONE, _NONE, frozenset({("parameter", word)})
+        if category == "counter":
+            return None
+        if category is not None:
+            return _NOTHING
+        return _field_reads(rules, word) if in_item else None
+    if kind == "field":
+        inner = _zone_reads(rules, node[2], in_item, shadowed, seen)
+        return inner if inner is not None and _field_reads(rules, node[3]) is not None else None
+    if kind == "call":
+        name, args = node[2], node[3]
+        if name == "requires_met" and len(args) == 2 and args[1][0] == "name":
+            zone = args[1][2]
+            first = _zone_reads(rules, args[0], in_item, shadowed, seen)
+            if first is None or rules.categories.get(zone) != "zone" or rules.zones[zone].get("owner") != "player":
+                return None
+            return first[0], first[1] | {zone}, first[2]
+        if name == "top" and len(args) == 1 and args[0][0] == "name" and args[0][2] not in shadowed:
+            zone = args[0][2]  # only its top card is read
+            return (frozenset({(zone, False)}), _NONE, _NONE) if _table_zone(rules, zone) else None
+        if (
+            name in rules.zones
+            and name not in rules.functions
+            and rules.zones[name].get("owner") == "player"
+            and len(args) == 1
+        ):
+            local = args[0][2] if args[0][0] == "name" else None  # `hand(player)`: that player's zone, at run time
+            return (_NONE, _NONE, frozenset({(name, local)})) if local in shadowed else None
+        if name in _PURE_BUILTINS:
+            return _all_reads(rules, args, in_item, shadowed, seen)
+        if name in rules.functions and not args and name not in functions.BUILTINS and name not in seen:
+            if rules.functions[name].get("params") or name in _cyclic_functions(rules):
+                return None
+            body = function_body_ir(rules, name)
+            return None if body is None else _zone_reads(rules, body, False, frozenset(), seen | {name})
+        return None
+    if kind not in _PLAIN_NODES:
+        return None
+    if kind == "where":
+        source = _zone_reads(rules, node[2], in_item, shadowed, seen)
+        test = _zone_reads(rules, node[3], True, shadowed, seen)
+        return None if source is None or test is None else _joined(source, test)
+    parts = [x for x in node[2:] if isinstance(x, list)]
+    children = [x for part in parts for x in (part if part and isinstance(part[0], list) else [part])]
+    return _all_reads(rules, [c for c in children if c and isinstance(c[0], str)], in_item, shadowed, seen)
+
+
+def _calls(node) -> bool:
+    """Whether an expression calls a function (other than `top`) or filters a list: worth keeping."""
+    if node[0] == "where" or node[0] == "call" and node[2] != "top":
+        return True
+    return any(
+        isinstance(x, list) and x and (_calls(x) if isinstance(x[0], str) else any(map(_calls, x))) for x in node
+    )
+
+
+def _table_zone(rules, word: str) -> bool:
+    """A zone of the table with one list (no keys): `state["zones"][word]`."""
+    zone = rules.zones.get(word) if rules.categories.get(word) == "zone" else None
+    return zone is not None and zone.get("owner") in (None, "table") and not zone.get("keys")
+
+
+def _all_reads(rules, nodes, in_item: bool, shadowed: frozenset, seen: frozenset):
+    found = _NOTHING
+    for node in nodes:
+        reads = _zone_reads(rules, node, in_item, shadowed, seen)
+        if reads is None:
+            return None
+        found = _joined(found, reads)
+    return found
+
+
+def _joined(a: tuple, b: tuple) -> tuple:
+    return a[0] | b[0], a[1] | b[1], a[2] | b[2]
+
+
+def _field_reads(rules, name: str):
+    """No zones, when the card field `name` is printed data (the same all game long); else None."""
+    return _NOTHING if functions.static_field_table(rules, name) is not None else None
+
+
+def _cached_where(g, cache, ident, table_zones, everyones, owned, values, compute, key, at):
+    """The items `compute()` gives, kept per pack under the contents of the zones it reads (codegen's
+    `where_parts` proved it reads nothing else): a menu asked again while those zones stay as they were reads
+    them back, and pays the work the first answer cost."""
+    zones = g.state["zones"]
+    parts: list = [ident, values]
+    for zone, whole in table_zones:
+        cards = zones[zone]
+        parts.append(tuple(cards) if whole else cards[-1] if cards else None)
+    for zone in everyones:
+        own = g._own_keys.get(zone)
+        for player in g.players:
+            found = zones.get(own[player] if own is not None and player in own else f"{zone}:{player}")
+            parts.append(None if found is None else tuple(found))
+    for zone in owned:
+        found = zones.get(zone)
+        parts.append((zone, None if found is None else tuple(found)))
+    known = tuple(parts)
+    hit = cache.get(known)
+    if hit is not None:
+        items, spent = hit
+        g.work -= spent
+        if g.work < 0:
+            out_of_work(key, at)
+        return items
+    before = g.work
+    items = compute()
+    if len(cache) >= _WHERE_CACHE_SIZE:
+        cache.clear()
+    cache[known] = (items, before - g.work)
+    return items
 
 
 def weight(node) -> int:

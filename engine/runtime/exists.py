@@ -68,14 +68,8 @@ class ExistsCompiler(ExpressionCompiler):
         if node[0] == "op":  # A + B, two lists: A has an item, or else B has
             return f"({self._exists(node[3])} or {self._exists(node[4])})"
         if node[0] == "where":
-            source = self.src(node[2])
-            item = f"_i{len(self.items)}"
-            self.items.append(item)
-            test = self.src(node[3])
-            self.items.pop()
-            return (
-                f"any(True for {item} in _each(g, {source}, {weight(node[3])}, {self.key!r}, {int(node[1])}) if {test})"
-            )
+            item, items, test = self.where_parts(node)
+            return f"any(True for {item} in {items} if {test})"
         _, at, name, args = node
         direct = direct_function(self.rules, name, ExistsCompiler, len(args), exists=True)
         caller = self._bind("X", name, direct if direct is not None else _exists_caller(self.rules, name))
