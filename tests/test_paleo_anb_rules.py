@@ -77,6 +77,13 @@ def two_player_game(p1=("person_20", "person_19"), p2=("person_17", "person_18")
     return game
 
 
+def animal_action(game, which):
+    """P1 takes At Home (whose second action is the farm's) and answers `which` animal action."""
+    p1_resolves(game, "at_home")
+    act(game, 2)
+    answer(game, which)
+
+
 def ready(game):
     return saved_and_loaded(game)
 
@@ -116,9 +123,7 @@ def test_stable_action_gives_every_animals_yield():
     in_stable(game, "sheep", "tame_dodo")
     game = ready(game)
     food, pelts = table(game, "food"), table(game, "pelts")
-    p1_resolves(game, "at_home")
-    act(game, 2)
-    answer(game, STABLE)
+    animal_action(game, STABLE)
     assert (table(game, "food"), table(game, "pelts")) == (food + 1, pelts + 1)
     assert ids(game, "stable") == ["sheep", "tame_dodo"] and "at_home" in ids(game, "discard_up")
 
@@ -129,9 +134,7 @@ def test_stable_yield_counts_animals_without_a_fence():
     in_stable(game, "sheep", "wild_goat", "wild_duck")
     game = ready(game)
     food, pelts = table(game, "food"), table(game, "pelts")
-    p1_resolves(game, "at_home")
-    act(game, 2)
-    answer(game, STABLE)
+    animal_action(game, STABLE)
     assert (table(game, "food"), table(game, "pelts")) == (food + 2, pelts + 2)
 
 
@@ -142,9 +145,7 @@ def test_slaughtering_the_tame_dodo():
     in_stable(game, "sheep", "tame_dodo")
     game = ready(game)
     food = table(game, "food")
-    p1_resolves(game, "at_home")
-    act(game, 2)
-    answer(game, SLAUGHTER)
+    animal_action(game, SLAUGHTER)
     answer(game, "Tame Dodo")
     assert table(game, "food") == food + hunt_food("tame_dodo")
     assert ids(game, "stable") == ["sheep"] and "tame_dodo" in ids(game, "cemetery")
@@ -156,9 +157,7 @@ def test_a_pig_gives_no_yield_but_can_be_slaughtered():
     in_stable(game, "pig", "sheep")
     game = ready(game)
     food, pelts = table(game, "food"), table(game, "pelts")
-    p1_resolves(game, "at_home")
-    act(game, 2)
-    answer(game, STABLE)
+    animal_action(game, STABLE)
     assert (table(game, "food"), table(game, "pelts")) == (food, pelts + 1)
     p1_resolves(game, "building_site")  # nothing to build: its animal action is the only one, taken at once
     answer(game, SLAUGHTER)
@@ -426,9 +425,7 @@ def test_the_sacrificial_altar_token():
     in_stable(game, "sheep")
     game = ready(game)
     food = table(game, "food")
-    p1_resolves(game, "at_home")
-    act(game, 2)
-    answer(game, "Secret token 7: Sacrificial Altar")  # the Sheep, the only animal, is taken at once
+    animal_action(game, "Secret token 7: Sacrificial Altar")  # the Sheep, the only animal, is taken at once
     assert "sheep" in ids(game, "cemetery") and ids(game, "tools:P1") == ["talisman"]
     assert table(game, "food") == food + 2 and table(game, "pelts") == 0
 

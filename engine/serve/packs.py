@@ -38,28 +38,30 @@ class Pack:
                 info = path.stat()
             except OSError:
                 continue
-            parts.append(f"{path.name}:{info.st_size}:{info.st_mtime_ns}")
+            parts.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")  # the path: two folders may hold one name
         return str(hash(tuple(sorted(parts))))
 
     def lint(self):
         """The linter's result for the pack as its files are now (with what it extends)."""
         from engine import lint
 
-        stamp = self.stamp()
-        with self.lock:
-            if not self._lint or self._lint[0] != stamp:
-                self._lint = (stamp, lint.lint([self.root], None))
-            return self._lint[1]
+        return self._fresh("_lint", lambda: lint.lint([self.root], None))
 
     def rules(self):
         """The pack ready to play (engine.runtime.rules.load), as its files are now; raises PackError."""
         from engine.runtime import rules as pack_rules
 
+        return self._fresh("_rules", lambda: pack_rules.load(self.root))
+
+    def _fresh(self, slot: str, make):
+        """What `make()` gives for the pack's files as they are now: kept in `slot` with the stamp it was made at."""
         stamp = self.stamp()
         with self.lock:
-            if not self._rules or self._rules[0] != stamp:
-                self._rules = (stamp, pack_rules.load(self.root))
-            return self._rules[1]
+            kept = getattr(self, slot)
+            if not kept or kept[0] != stamp:
+                kept = (stamp, make())
+                setattr(self, slot, kept)
+            return kept[1]
 
 
 def pack_of(root: Path) -> Pack:
