@@ -253,6 +253,9 @@ def test_undo_save_and_load(served, browser, tmp_path):
     with page.expect_navigation():
         page.locator("button.option").first.click()
     shows_version(page, table)
+    # a fresh host page: the first one polls and may be reloading itself (the bot played), racing a `goto`
+    host.close()
+    host = context.new_page()
     host.goto(f"{url}/t/{table_id}")
     with host.expect_download() as download:
         host.click("#save")
