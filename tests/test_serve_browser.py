@@ -79,6 +79,28 @@ def browser(served):
         chromium.close()
 
 
+def quiet(page):
+    """Send a page to about:blank before it is closed. Table and pack pages poll and reload themselves; a close
+    that races such a reload can wait forever (Page.close has no time limit: seen in a CI run), while `goto`
+    has one and leaves a page that runs nothing. A reload may cut the first `goto` short: it is tried again."""
+    from playwright.sync_api import Error
+
+    for attempt in range(3):
+        try:
+            page.goto("about:blank", timeout=WAIT_MS)
+            return
+        except Error:
+            if attempt == 2:
+                raise
+
+
+def close(context):
+    """Close a browser context once none of its pages can reload itself (see `quiet`)."""
+    for page in context.pages:
+        quiet(page)
+    context.close()
+
+
 def new_game(page, url, pack, seats, seed, max_rounds="500"):
     """Start a game from the start page, as a person would; the table (the server's) and its host page."""
     page.goto(url + "/")
@@ -134,7 +156,7 @@ def test_a_whole_game_against_a_bot_by_clicking(served, browser):
     assert page.locator("#decision.over h2").inner_text().startswith("Game over")
     for player, score in table.game.result["scores"].items():
         assert f"{player} {score}" in page.locator("#decision.over p").inner_text()
-    context.close()
+    close(context)
 
 
 def _keeper(bodies: list[str]):
@@ -226,8 +248,8 @@ def test_a_round_from_three_tabs_shows_no_seat_another_seats_secret(served, brow
         assert compared >= answers // 3, f"only {compared} of {seat}'s pages were compared with its view"
     for page in pages.values():
         page.context.unroute_all(behavior="ignoreErrors")
-        page.context.close()
-    host_context.close()
+        close(page.context)
+    close(host_context)
 
 
 def test_undo_save_and_load(served, browser, tmp_path):
@@ -253,14 +275,18 @@ def test_undo_save_and_load(served, browser, tmp_path):
     with page.expect_navigation():
         page.locator("button.option").first.click()
     shows_version(page, table)
-    # a fresh host page: the first one polls and may be reloading itself (the bot played), racing a `goto`
-    host.close()
-    host = context.new_page()
+    # the host page polls and may be reloading itself (the bot played), racing a `goto`: quieted first
+    quiet(host)
     host.goto(f"{url}/t/{table_id}")
-    with host.expect_download() as download:
+    with host.expect_download(timeout=WAIT_MS) as download:
         host.click("#save")
+    assert download.value.suggested_filename.endswith(".json")
+    # the file is read back from the link the browser followed, with a time limit: waiting on the browser's own
+    # copy of a download (save_as) has none, and once hung a CI run until its end
     saved = tmp_path / "game.save.json"
-    download.value.save_as(saved)
+    response = host.request.get(download.value.url, timeout=WAIT_MS)
+    assert response.ok
+    saved.write_bytes(response.body())
     host.goto(url + "/")
     host.set_input_files("#load-file", str(saved))
     with host.expect_navigation(url=re.compile(r".*/t/[0-9a-f]+$")):
@@ -270,7 +296,7 @@ def test_undo_save_and_load(served, browser, tmp_path):
     seat = open_seat(context, host, "P1")
     shows_version(seat, loaded)
     assert seat.locator("button.option").count() == len(loaded.game.legal("P1"))
-    context.close()
+    close(context)
 
 
 def test_the_pack_browser_its_graph_and_a_live_relint(served, browser):
@@ -296,4 +322,5 @@ def test_the_pack_browser_its_graph_and_a_live_relint(served, browser):
     card_file.write_text(card_file.read_text(encoding="utf-8") + "\n---\nkind: card\nid: 7\n", encoding="utf-8")
     page.wait_for_selector(".finding.error", timeout=WAIT_MS)
     assert card_file.name in page.locator(".file", has=page.locator(".finding.error")).first.inner_text()
+    quiet(page)
     page.close()
