@@ -524,8 +524,8 @@ def test_a_body_that_is_not_json_gets_a_parse_error_and_the_server_reads_on(work
 
 
 def test_hover_on_an_ids_letters_in_prose_or_a_comment_shows_nothing(workspace):
-    """`wood` is a card: hovered in a cost it is summarised; in a card's text, its name or a comment it is
-    only a word."""
+    """`wood` is a card: hovered in a cost it is summarised, and it can be followed and renamed there; in a
+    card's text, its name or a comment it is only a word: no hover, no definition, no rename."""
     root, client = workspace
     weapons = root / "cro-magnon" / "cards" / "weapons.yaml"
     text = weapons.read_text(encoding="utf-8")
@@ -539,5 +539,11 @@ def test_hover_on_an_ids_letters_in_prose_or_a_comment_shows_nothing(workspace):
     for needle, nth in (("wood from", 0), ("forest", 0), ("wood counts", 0), ("of wood", 0)):
         line, character = position_of(typed, needle, nth)
         offset = 4 if needle == "of wood" else 1
-        assert client.request("textDocument/hover", client.at(weapons, line, character + offset)) is None, needle
+        at = client.at(weapons, line, character + offset)
+        assert client.request("textDocument/hover", at) is None, needle
+        assert client.request("textDocument/definition", at) is None, needle
+        assert client.request("textDocument/prepareRename", at) is None, needle
+    line, character = position_of(typed, "[wood,")
+    assert client.request("textDocument/definition", client.at(weapons, line, character + 2))
+    assert client.request("textDocument/prepareRename", client.at(weapons, line, character + 2))
     client.change(weapons, text, version=5)

@@ -161,3 +161,14 @@ def test_closed_files_checked_in_worker_processes_give_the_same_findings(tmp_pat
     monkeypatch.setattr(runner, "PARALLEL_FROM", 1)
     assert model.Workspace([root], None, jobs=2).full([path]) == alone
     assert "R001" in {d.code for d in alone["cro-magnon/cards/weapons.yaml"]}
+
+
+def test_a_backslash_escape_in_a_double_quoted_text_is_not_part_of_the_next_word():
+    """In `"gain 1 wood\\nmove ..."` the raw line holds `\\nmove`: hover, definition and completion must see
+    `move`, not `nmove` (the escape's letter)."""
+    line = '    effect: "gain 1 wood\\nmove card to forest"'
+    at = line.index("move")
+    assert language.word_at(line, at + 2) == ("move", at, at + 4)
+    assert language.word_at(line, at) == ("move", at, at + 4)
+    assert language.prefix_at(line, at + 3) == ("mov", " ")
+    assert language.word_at(line, line.index("wood") + 1)[0] == "wood"

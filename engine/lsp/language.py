@@ -148,9 +148,18 @@ def _offset_in(node, path, root, source: str, text: str, at) -> int:
     return low
 
 
+ESCAPE = re.compile(r"\\.")  # `\n`, `\"`, ... in a double-quoted YAML text: not part of any word
+
+
+def _words_only(line_text: str) -> str:
+    """The raw line with each backslash escape blanked (same length, so spans stay where they were): the `n` of
+    `\n` would otherwise join the next word (effect texts themselves never hold a backslash)."""
+    return ESCAPE.sub("  ", line_text)
+
+
 def word_at(line_text: str, character: int) -> tuple[str, int, int] | None:
     """The identifier under or just before the character, with its span."""
-    for match in WORD.finditer(line_text):
+    for match in WORD.finditer(_words_only(line_text)):
         if match.start() <= character <= match.end():
             return match.group(), match.start(), match.end()
     return None
@@ -158,6 +167,7 @@ def word_at(line_text: str, character: int) -> tuple[str, int, int] | None:
 
 def prefix_at(line_text: str, character: int) -> tuple[str, str]:
     """(the word being typed, the character before it)."""
+    line_text = _words_only(line_text)
     start = character
     while start > 0 and (line_text[start - 1].isalnum() or line_text[start - 1] == "_"):
         start -= 1

@@ -492,11 +492,21 @@ def hover(ls: KnapServer, params: types.HoverParams):
 
 
 # ---------------------------------------------------------------------------- ids: definition, references, rename
-def _id_at(ls: KnapServer, path: str, position: types.Position) -> str | None:
+def _id_span_at(ls: KnapServer, path: str, position: types.Position) -> tuple[str, int, int] | None:
+    """The pack id the cursor is on, with its span, where the text really names it: not in prose or a comment
+    that happens to hold its letters (as hover)."""
     found = language.word_at(*ls.line_at(path, position))
-    if found is None:
+    ids = ls.model.family_ids(path)
+    if found is None or found[0] not in ids:
         return None
-    return found[0] if found[0] in ls.model.family_ids(path) else None
+    if not language.names_id(ls.model.loaded_file(path), position.line, found[1], found[0], ids):
+        return None
+    return found
+
+
+def _id_at(ls: KnapServer, path: str, position: types.Position) -> str | None:
+    found = _id_span_at(ls, path, position)
+    return None if found is None else found[0]
 
 
 def _location(ls: KnapServer, path: str, span: language.Span, lines: list[str] | None = None) -> types.Location:
@@ -543,8 +553,8 @@ def references(ls: KnapServer, params: types.ReferenceParams):
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: KnapServer, params: types.PrepareRenameParams):
     path = ls.open_path(params.text_document.uri)
-    found = language.word_at(*ls.line_at(path, params.position))
-    if found is None or found[0] not in ls.model.family_ids(path):
+    found = _id_span_at(ls, path, params.position)
+    if found is None:
         return None
     return ls.range_of(ls.lines(path), params.position.line, found[1], found[2])
 
