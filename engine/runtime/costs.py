@@ -13,21 +13,50 @@ def joker_of(value) -> tuple[str | None, int]:
 
 def cost_payable(items, counts, joker=None, n=0) -> bool:
     """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
-    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers. One
-    pass over the items; without jokers it stops at the first item the cards cannot cover."""
+    Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers: for each
+    item, what it needs beyond the cards of its id. Without jokers it stops at the first item the cards cannot
+    cover."""
     with_jokers = bool(joker and n)
-    taken: dict[str, int] = {}
-    short = jokers_named = 0
-    for item in items:
-        if item == joker:  # a joker item is paid with joker cards only
-            jokers_named += 1
-            continue
-        k = taken[item] = taken.get(item, 0) + 1
-        if k > counts.get(item, 0):
+    needs, jokers_named = counted(items, joker)
+    short = 0
+    for item, need in needs:
+        have = counts.get(item, 0)
+        if need > have:
             if not with_jokers:
                 return False
-            short += 1
+            short += need - have
     if not with_jokers:
         return True
     spare = counts.get(joker, 0) - jokers_named
     return spare >= 0 and short * n <= spare
+
+
+_COUNTED_KEPT = 4_096  # costs kept (a pack has a few dozen) before the table starts again
+_counted: dict[tuple, tuple[tuple[tuple, ...], int]] = {}
+
+
+def counted(items, joker) -> tuple[tuple[tuple, ...], int]:
+    """A cost's items other than the joker counted, ((item, how many), ...) in the order each first comes, and how
+    many joker items it names (a joker item is paid with joker cards only). Kept under the cost and the joker
+    themselves, so never out of date: a menu checks the same printed costs again and again."""
+    key = (tuple(items), joker)
+    try:
+        found = _counted.get(key)
+    except TypeError:  # a joker that is a list (an item that is one cannot be counted either: the count says so)
+        return _counting(items, joker)
+    if found is None:
+        if len(_counted) >= _COUNTED_KEPT:
+            _counted.clear()
+        found = _counted[key] = _counting(items, joker)
+    return found
+
+
+def _counting(items, joker) -> tuple[tuple[tuple, ...], int]:
+    needs: dict = {}
+    named = 0
+    for item in items:
+        if item == joker:
+            named += 1
+        else:
+            needs[item] = needs.get(item, 0) + 1
+    return tuple(needs.items()), named

@@ -107,15 +107,24 @@ def _contains(c, text, word):
     return word in text
 
 
+def _tally(g, zone) -> dict:
+    """The cards of `zone` (any value `items_of` reads) counted by card id, kept in `held_memo` (which every move
+    empties) until a card moves: a menu asks it for every cost it checks and every card it compares."""
+    memo = g.held_memo
+    counts: dict[str, int] | None = memo.get(("counts", zone))
+    if counts is None:
+        counts = {}
+        memo[("counts", zone)] = counts
+        instances = g.rules.instances
+        for card in g.items_of(zone):
+            def_id = instances[card]
+            counts[def_id] = counts.get(def_id, 0) + 1
+    return counts
+
+
 def _can_pay(c, cost, zone, joker=None):
     g = c.g
-    memo = g.held_memo
-    counts = memo.get(("counts", zone))
-    if counts is None:
-        counts = memo[("counts", zone)] = {}
-        for card in g.items_of(zone):
-            def_id = g.rules.instances[card]
-            counts[def_id] = counts.get(def_id, 0) + 1
+    counts = _tally(g, zone)
     joker_id, joker_n = joker_of(joker)
     items = cost if type(cost) is list else list(cost or [])
     g.work -= len(items)
@@ -127,8 +136,12 @@ def _can_pay(c, cost, zone, joker=None):
 def _copies(c, card, zone):
     if not isinstance(card, int):
         return 0
-    wanted = c.g.rules.instances[card]
-    return sum(1 for x in _items(c.g, zone) if c.g.rules.instances[x] == wanted)
+    g = c.g
+    wanted = g.rules.instances[card]
+    if type(zone) is str and zone in g.state["zones"]:  # a zone: its tally, paid for as the cards it counts
+        _items(g, zone)
+        return _tally(g, zone).get(wanted, 0)
+    return sum(1 for x in _items(g, zone) if g.rules.instances[x] == wanted)
 
 
 def _requires_met(c, card, zone):
@@ -163,6 +176,8 @@ def _requires_held(c, card, player, zone):
 def _lines_between(c, counter, low, high):
     lines = c.g.counter_lines(counter)
     a, b = c.g.counter(low, counter), c.g.counter(high, counter)
+    if type(a) is int and type(b) is int and a >= b:  # no line lies above a and not above b (the lower one's case)
+        return 0
     return sum(1 for line in lines if a < line <= b)
 
 

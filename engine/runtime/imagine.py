@@ -51,6 +51,7 @@ def determinized(g, player, seed: int):
         for (k, i), card in zip(slots, cards, strict=True):
             state["zones"][k][i] = card
             state["loc"][card] = k
+    copy.held_memo = {}  # what was worked out of where cards lay (functions._tally), were any, is out of date
     pending = state["pending"]
     if pending is not None and pending.get("answers"):  # others' secret answers are not known yet
         for other in [p for p in pending["answers"] if p != player]:
