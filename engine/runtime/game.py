@@ -48,6 +48,7 @@ class Game(Table):
         self.work = WORK_BUDGET  # what is left of this answer's work budget (budget.py)
         self.max_answers_per_turn: int | None = None  # None: no limit (replays, tests, imagined games)
         self._answers_in_turn = (None, 0)  # (turn number, answers given in it)
+        self._answerable: tuple | None = None  # the live options and legal answers of one decision (_live_now)
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod
@@ -161,7 +162,41 @@ class Game(Table):
         pending = self.state["pending"]
         if pending is None:
             return None
-        return Decision(pending, self._live(pending))
+        return Decision(pending, list(self._live_now(pending)[0]))
+
+    def _live_now(self, pending) -> tuple[list[int], dict]:
+        """The live options of `pending` (undo.live_options) and a place for each player's legal answers among
+        them (`_legal_now`), worked out once for the decision rather than at each of `decision`, `legal`,
+        `apply` and the run to the next decision (interpreter.advance), which all ask. Kept with all it is
+        worked out from: the pending decision itself (a new decision is a new dict; the engine changes one in
+        place only as its players answer, which `allowed_for` does not read: `by`, `answers`), its options, the
+        dead ends known (a new list whenever undo.fail adds one) and the answers so far of the action under way
+        (the attempt's `path`, appended to as a decision is answered). Callers never change what it returns."""
+        state = self.state
+        dead, attempt = state["dead"], state["attempt"]
+        path = len(attempt["path"]) if attempt is not None else -1
+        known = self._answerable
+        if (
+            known is not None
+            and known[0] is pending
+            and known[1] is dead
+            and known[2] == len(dead)
+            and known[3] is attempt
+            and known[4] == path
+            and known[5] == len(pending["options"])
+        ):
+            return known[6], known[7]
+        live = self._live(pending)
+        self._answerable = (pending, dead, len(dead), attempt, path, len(pending["options"]), live, {})
+        return live, self._answerable[7]
+
+    def _legal_now(self, pending, player) -> list[int]:
+        """`allowed_for(pending, player, live options)`, once per decision and player (`_live_now`)."""
+        live, legal = self._live_now(pending)
+        answers = legal.get(player)
+        if answers is None:
+            answers = legal[player] = allowed_for(pending, player, live)
+        return answers
 
     def rebuild_menu(self):
         """Work out the turn's menu again, after a tool or a test has edited the state by hand."""
@@ -175,7 +210,7 @@ class Game(Table):
         pending = self.state["pending"]  # not via `decision`: no Decision is built just for this
         if pending is None or (player is not None and player not in pending["by"]):
             return []
-        return allowed_for(pending, player, self._live(pending))
+        return list(self._legal_now(pending, player))
 
     def apply(self, option: int, player=None):
         """Answer the pending decision. `player` defaults to the only one who must answer."""
@@ -188,7 +223,7 @@ class Game(Table):
             player = pending["by"][0]
         if player not in pending["by"]:
             raise GameError(f"{player} has nothing to decide now", code="X203")
-        if option not in allowed_for(pending, player, self._live(pending)):
+        if option not in self._legal_now(pending, player):
             raise GameError(f"{option!r} is not a legal answer", code="X204")
         if self.max_answers_per_turn is not None:
             self._count_answer()

@@ -17,9 +17,9 @@ from .context import Ctx
 from .driver import nothing_left, start_action
 from .driver import step as driver_step
 from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
-from .protocol import CHANCE, allowed_for
+from .protocol import CHANCE
 from .state import State
-from .undo import fail, live_options
+from .undo import fail
 from .why import dead_end
 
 MAX_FRAMES = 64  # effects performing effects
@@ -177,7 +177,7 @@ def advance(g):
     while state["stage"] != "over":
         pending = state["pending"]
         if pending is not None:
-            live = live_options(g, pending)
+            live = g._live_now(pending)[0]  # live_options, once per decision (Game._live_now)
             if not live:
                 if state["attempt"] is not None:
                     fail(g, dead_end(g, pending.get("prompt", "")))
@@ -195,7 +195,7 @@ def advance(g):
                 answer(g, pending["by"][0], live[0])
                 continue
             if pending["kind"] in ("secret", "bid"):  # those with one possible answer give it at once
-                forced = [(p, own[0]) for p in pending["by"] if len(own := allowed_for(pending, p, live)) == 1]
+                forced = [(p, own[0]) for p in pending["by"] if len(own := g._legal_now(pending, p)) == 1]
                 if forced:
                     for player, option in forced:
                         answer(g, player, option)

@@ -169,26 +169,32 @@ class VerbStep:
         self.name = name
         self.args = args
         self.raw = raw
+        # looked up once, for the verbs every effect runs: `for PLAYER` (compiled), the name `as` binds
+        self.for_player = args.get("for")
+        self.binds = args.get("as")
+        node = raw.get("amount")
+        self.binds_one = node is None or (node[0] == "num" and node[2] == 1)
 
     def value(self, c, key, default=None):
         f = self.args.get(key)
         return f(c) if f is not None else default
 
     def player(self, c):
-        return self.value(c, "for") or c.me
+        """Whom the verb is done for: `for PLAYER`, else the acting player."""
+        f = self.for_player
+        return c.me if f is None else f(c) or c.me
 
     def single(self) -> bool:
         """`draw 1 ...`/`choose 1 ...` (or no amount) bind one item; any other amount binds a list."""
-        node = self.raw.get("amount")
-        return node is None or (node[0] == "num" and node[2] == 1)
+        return self.binds_one
 
     def bind(self, c, value):
-        name = self.args.get("as")
+        name = self.binds
         if name:
             c.env[name] = value
 
     def cards(self, c, value):
-        items = c.g.items_of(value)
+        items = c.g.items_read(value)  # only read: `cards` is a new list
         cards = [x for x in items if type(x) is int]
         if len(cards) != len(items):  # a card's id names a kind of card, never one on the table: say so, not nothing
             named = next((x for x in items if type(x) is str and x in c.g.rules.cards), None)
@@ -282,6 +288,9 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     act ("Axe is moved from ...")."""
     if not cards:
         return
+    if len(cards) == 1:  # the commonest move: one card
+        _move_one_logged(g, cards[0], target, actor, verb, slot)
+        return
     before = [seen_by(g, x) for x in cards]
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
@@ -306,6 +315,20 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
             [sight | now for sight, now in zip(before, after, strict=True)],
         ]
     )
+
+
+def _move_one_logged(g, card, target, actor, verb, slot):
+    """`_move_logged` of one card."""
+    sight = seen_by(g, card)
+    source = g.state["loc"][card]
+    g.move(card, target, slot)
+    setup = 0
+    if g.in_setup():
+        setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
+    now = seen_by(g, card)
+    if sight & ~now:
+        remember(g, card, sight & ~now)
+    g.state["log"].append([MOVE, setup, actor, verb, source, target, [card], [sight | now]])
 
 
 class Draw(VerbStep):
@@ -334,15 +357,20 @@ class Move(VerbStep):
 
     word = "moves"
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.to, self.moved, self.at = args.get("to"), args.get("cards"), args.get("at")
+
     def run(self, g, c, frame):
         player = self.player(c)
-        target_value = self.value(c, "to")
+        target_value = self.to(c) if self.to is not None else None
         if target_value is None:
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
                 raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
         target = g.zone_key(target_value, player)
-        _move_logged(g, self.cards(c, self.value(c, "cards")), target, acting(c), self.word, self.value(c, "at"))
+        cards = self.cards(c, self.moved(c) if self.moved is not None else None)
+        _move_logged(g, cards, target, acting(c), self.word, self.at(c) if self.at is not None else None)
 
 
 class Take(Move):
@@ -660,14 +688,18 @@ class ChooseSecretly(VerbStep):
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
         self.of_cards = options_are_cards(raw, numeric)
+        question = raw.get("with")
+        # a question written as a plain text (no `{...}` in it) reads the same for every chooser: worded once
+        self.same_question = question is None or question[0] == "str"
 
     def run(self, g, c, frame):
         players = g.items_of(self.value(c, "players"))
         options: list = []
         own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
+        source, env, card = self.args.get("from"), c.env, c.card
         for player in players:
-            items = g.items_of(self.value(Ctx(g, c.env, player, c.card), "from"))
+            items = g.items_of(source(Ctx(g, env, player, card)) if source is not None else None)
             spend(g, len(items) * (1 + len(options)))  # each option is looked for among those so far
             keys = []
             for item in items:
@@ -716,17 +748,21 @@ class ChooseSecretly(VerbStep):
         spend(g, len(keys))
         low = wait["limits"][player][0]
         start = picks[-1] + 1 if picks else 0
-        still = max(0, low - len(picks))
+        still = low - len(picks)
+        end = len(keys) - still + 1 if still > 0 else len(keys)
         offer, seen = [], set()
-        instances, loc, orient = g.rules.instances, g.state["loc"], g.state["orient"]
-        for j in range(start, len(keys) - still + 1 if still else len(keys)):
-            value = options[keys[j]]
-            if self.of_cards and type(value) is int and g.can_see(value, player):
-                same = (instances[value], loc[value], orient[value])
-                if same in seen:
-                    continue
-                seen.add(same)
-            offer.append(j)
+        if self.of_cards:
+            can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+            for j in range(start, end):
+                value = options[keys[j]]
+                if type(value) is int and can_see(value, player):
+                    same = (instances[value], loc[value], orient[value])
+                    if same in seen:
+                        continue
+                    seen.add(same)
+                offer.append(j)
+        else:
+            offer = list(range(start, end))
         if len(picks) >= low:
             offer.append(-1)
         return offer
@@ -758,8 +794,13 @@ class ChooseSecretly(VerbStep):
         if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
             wait["first"] = {p: [offers[p], allowed[p]] for p in askers}
         plain = f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
-        # the question is worded for each chooser as `me` (its values may come from what only they see)
-        asked = {p: self.value(Ctx(g, c.env, p, c.card), "with") or plain for p in askers}
+        question = self.args.get("with")
+        if question is None:
+            asked = dict.fromkeys(askers, plain)
+        elif self.same_question:
+            asked = dict.fromkeys(askers, question(c) or plain)
+        else:  # worded for each chooser as `me` (its values may come from what only they see)
+            asked = {p: question(Ctx(g, c.env, p, c.card)) or plain for p in askers}
         most = max(wait["limits"][p][1] for p in askers)
         if wait["taking"] and most > 1:
             count = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
@@ -787,11 +828,15 @@ class ChooseSecretly(VerbStep):
         wait = frame["wait"]
         if "own" not in wait:  # a save from before `taking`: one pick each, told at once
             frame["wait"] = wait = _one_round(wait)
+        own, offers, picks = wait["own"], wait["offer"], wait["picks"]
         for player, key in zip(wait["order"], answer, strict=False):
-            offer = wait["offer"][player]
-            allowed = [wait["own"][player][j] if j >= 0 else None for j in offer]
-            j = offer[allowed.index(key)] if key in allowed else -1
-            wait["picks"][player].append(j)
+            keys = own[player]
+            for j in offers[player]:  # the first place offered whose option is the answer; else "done" (-1)
+                if j >= 0 and keys[j] == key:
+                    break
+            else:
+                j = -1
+            picks[player].append(j)
         pending = self._pending(g, c, frame)
         if pending is not None:
             return pending
