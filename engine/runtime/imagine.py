@@ -31,7 +31,9 @@ def clone(g):
 def determinized(g, player, seed: int):
     """A copy in which everything `player` cannot see is re-dealt at random: hidden cards trade places
     with hidden cards from the same home deck (where a card came from is public: the log says which
-    deck was drawn). Its view for `player` is the same as the real game's (tests check this)."""
+    deck was drawn). Its view for `player` is the same as the real game's (tests check this). The state from
+    before an action under way (the undo snapshot) is re-dealt the same way, card for card: an undo in the
+    imagined game brings back imagined cards, not the true ones."""
     copy = g.clone()
     rnd = random.Random(seed)
     state = copy.state
@@ -45,12 +47,18 @@ def determinized(g, player, seed: int):
                 if with_backs:  # a back everyone sees stays: only cards with that same back come there
                     home += (copy.card_def(card).get("back") if copy.sees_back(card, player) else _UNSEEN,)
                 groups.setdefault(home, []).append((key, i))
+    imagined: dict[int, int] = {}  # a true card -> the card imagined in its place
     for slots in groups.values():
         cards = [state["zones"][k][i] for k, i in slots]
+        true = cards[:]
         rnd.shuffle(cards)
-        for (k, i), card in zip(slots, cards, strict=True):
+        for (k, i), card, was in zip(slots, cards, true, strict=True):
             state["zones"][k][i] = card
             state["loc"][card] = k
+            if card != was:
+                imagined[was] = card
+    if imagined and state["attempt"] is not None:
+        _redeal_snapshot(state["attempt"], imagined)
     copy.held_memo = {}  # what was worked out of where cards lay (functions._tally), were any, is out of date
     pending = state["pending"]
     if pending is not None and pending.get("answers"):  # others' secret answers are not known yet
@@ -63,6 +71,19 @@ def determinized(g, player, seed: int):
     state["seed"] = rnd.getrandbits(32)
     copy.rng = Streams(state["rng"], state["seed"])
     return copy
+
+
+def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
+    """Put in the snapshot (a copy: clones share it) the card imagined in each true card's place. The re-dealt
+    cards are those `player` can neither see nor place now, a set each card of the snapshot is in or not, so the
+    snapshot still holds every card once."""
+    snap = copy_state(attempt["snap"], shared=("params", "pending"))
+    zones, loc, was_at = snap["zones"], snap["loc"], attempt["snap"]["loc"]
+    for key, cards in zones.items():
+        zones[key] = [imagined.get(card, card) if card is not None else None for card in cards]
+    for card, instead in imagined.items():
+        loc[instead] = was_at[card]
+    attempt["snap"] = snap
 
 
 _UNSEEN = "?"  # the back of a card where its back is not seen (deep in a deck): anything may lie there
