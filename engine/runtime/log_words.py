@@ -15,15 +15,20 @@ Entries of `state["log"]` (all plain lists):
     ["together", setup, [[seat, label, mask], ...]]   picks told together; a label only for `mask`
     ["reveal", setup, actor, to, [card, ...], [mask, ...]]   cards shown to `to` (seats; None: everyone),
                                         named only for the seats of each card's mask (who saw it then)
+    ["choice", setup, by, prompt, name, forced, of_cards, chosen, labels, shape, [card, ...], [mask, ...], backs]
+                                        what `by` chose (`log_choice`), with what wording it needs from then
 `setup` is 0 in play, 1 for a line of the setup, 2 for a setup move that is nobody's act.
 """
 
 from __future__ import annotations
 
+import copy
+
 from .counter_visibility import change_line
+from .functions import option_words
 from .layout import BACKS_VISIBLE, OWNER, PUBLIC, TOP, backs_of, sight_of
 
-MOVE, COUNT, TOGETHER, REVEAL = "move", "count", "together", "reveal"
+MOVE, COUNT, TOGETHER, REVEAL, CHOICE = "move", "count", "together", "reveal", "choice"
 SETUP = "Setup: "
 HIDDEN_CARD = "a card"
 # a move of the setup that is nobody's act: "Setup: 3 cards drawn from ..."
@@ -161,6 +166,49 @@ def log_revealed(g, actor, to: list | None, cards: list) -> None:
     g.state["log"].append([REVEAL, setup_flag(g), actor, to, list(cards), [seen_by(g, x) for x in cards]])
 
 
+def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, labels, shape) -> None:
+    """What `by` chose (the values `chosen`), kept as facts and worded when read (`_word_choice`), as the
+    options were worded at once before: `prompt` or `name` the question answered, `forced` when there was
+    only one option, `labels` the options' `showing` labels (worked out now: they read the state), `shape`
+    which places of list options hold plain numbers. When the options are cards (`of_cards`) the chooser reads
+    the cards they see by name, the others those everyone sees; so each card the words may name is kept with
+    the seats that see it now and, in `backs`, whether its back shows where it lies (a "face-down card
+    (forest back)"): where it lies and who sees it change later, the line does not."""
+    cards = cards_named(chosen, len(g.rules.instances)) if of_cards else []
+    seen = [seen_by(g, card) for card in cards]
+    everyone = (1 << len(g.state["players"])) - 1
+    backs = [
+        card
+        for card, sight in zip(cards, seen, strict=True)
+        if sight != everyone and g.card_def(card).get("back") and g.sees_back(card, None)
+    ]
+    kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
+    g.state["log"].append(
+        [CHOICE, setup_flag(g), by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]
+    )
+
+
+def cards_named(chosen: list, total: int) -> list[int]:
+    """The card numbers the words of a choice of cards may name, each once: every whole number chosen (read
+    as a card, as `Table.public_label` and `card_label` read it: yes/no too) and the card numbers (below
+    `total`) inside list options."""
+    found: dict[int, None] = {}
+    for value in chosen:
+        if isinstance(value, int):
+            found[int(value)] = None
+        elif isinstance(value, list):
+            _cards_inside(value, total, found)
+    return list(found)
+
+
+def _cards_inside(value: list, total: int, found: dict) -> None:
+    for part in value:
+        if type(part) is int and 0 <= part < total:
+            found[part] = None
+        elif isinstance(part, list):
+            _cards_inside(part, total, found)
+
+
 def worded_log(g) -> list:
     """The whole log in the form the state's hash is taken over (see `worded`)."""
     return [worded(g, entry) for entry in g.state["log"]]
@@ -184,6 +232,8 @@ def word(g, entry: list, reader) -> str:
         text = change_line(g, entry[2], entry[3], entry[4], viewers)
     elif kind == REVEAL:
         text = _word_reveal(g, entry, mask)
+    elif kind == CHOICE:
+        text = _word_choice(g, entry, reader)
     else:
         told: dict[str, list[str]] = {}  # a seat's several picks (`taking`) read "P1 Amber + a card"
         for seat, label, seen in entry[2]:
@@ -241,6 +291,64 @@ def _word_reveal(g, entry, mask) -> str:
     if to == [actor]:
         return f"{actor} looks at {shown}"
     return f"{who}shows {shown} to {', '.join(to)}" if who else f"{shown} shown to {', '.join(to)}"
+
+
+def _word_choice(g, entry, reader) -> str:
+    """A choice's line as the chooser (`reader` is `by`) or anyone else reads it: the options worded as
+    `views.option_label` words them, by the game's own functions, with the table as it was seen then."""
+    _, _setup, by, prompt, name, forced, of_cards, chosen, labels, shape, cards, seen, backs = entry
+    own = reader == by
+    reader = by if own and of_cards else None  # only cards read otherwise for their chooser
+    table = _SeenThen(g, dict(zip(cards, seen, strict=True)), backs) if of_cards else g
+    pending = {"kind": "choose", "cards": of_cards, "shape": shape, "options": chosen}
+    if labels is not None:
+        pending["labels"] = labels
+    words = ", ".join(
+        option_words(table, pending, i, value, reader)
+        or (table.public_label([value], of_cards) if reader is None else table.card_label(value, reader))
+        for i, value in enumerate(chosen)
+    )
+    line = _answered(by, prompt, name, words)
+    return line + " (only one option)" if own and forced else line
+
+
+def _answered(player, prompt, name, answer) -> str:
+    """The log line of a choice, with the question it answered: the pack's own wording when it gave one
+    (`with "..."`), else the name the answer is kept under (`as victim`)."""
+    if prompt:
+        return f'{player}, asked "{prompt}", chooses {answer}'
+    if name:
+        return f"{player} chooses {str(name).replace('_', ' ')}: {answer}"
+    return f"{player} chooses {answer}"
+
+
+class _SeenThen:
+    """The game as the readers of a choice saw it when it was made: who could see each card it names
+    (`sight`: card -> mask of seats) and whose back showed where it lay (`backs`) as recorded then; the rest
+    (names, labels, the pack) from the game, which does not change them. The wording methods of the game
+    run on it, so that they read `can_see` and `sees_back` here."""
+
+    def __init__(self, g, sight: dict, backs: list):
+        self._game, self._sight, self._backs = g, sight, set(backs)
+        self._bits = seat_bits(g)
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def can_see(self, card, player) -> bool:
+        return bool(self._sight[card] & self._bits.get(player, 0))
+
+    def sees_back(self, card, player) -> bool:
+        return (player is not None and self.can_see(card, player)) or card in self._backs
+
+    def back_words(self, card, player) -> str:
+        return type(self._game).back_words(self, card, player)
+
+    def card_label(self, card, player) -> str:
+        return type(self._game).card_label(self, card, player)
+
+    def public_label(self, values, cards: bool) -> str:
+        return type(self._game).public_label(self, values, cards)
 
 
 def worded(g, entry: list) -> list:

@@ -21,7 +21,7 @@ from engine.content.schema import _TYPE_WORDS
 from engine.files import atomic, jsonload, resources
 
 from .errors import ContentError, GameError
-from .log_words import COUNT, MOVE, REVEAL, TOGETHER
+from .log_words import CHOICE, COUNT, MOVE, REVEAL, TOGETHER, cards_named
 from .protocol import CHANCE, END_TURN, SIMULTANEOUS, allowed_for
 from .state import FORMAT, card_counter_max, counter_keys
 
@@ -584,6 +584,12 @@ class _StateCheck:
                     if seat is not None and seat not in players:
                         self.fail(f"{jsonload.shown(seat)} is not a seat of this game", "log", i, field)
                 masks = self.cards_seen(i, 4)
+            elif kind == CHOICE:
+                if entry[2] not in players:
+                    self.fail(f"{jsonload.shown(entry[2])} is not a seat of this game", "log", i, 2)
+                masks = self.cards_seen(i, 10)
+                if entry[6] and not set(cards_named(entry[7], len(rules.instances))) <= set(entry[10]):
+                    self.fail("names a card without who could see it then", "log", i, 7)
             else:  # the schema allows no other kind
                 continue
             for at, mask in masks:

@@ -15,11 +15,12 @@ from .costs import cost_payable, joker_of
 from .counter_visibility import read_by_all
 from .driver import NOBODY, triggered
 from .errors import ContentError
-from .functions import cards_in, composite_words, option_words
+from .functions import cards_in, composite_words
 from .log_words import (
     MOVE,
     forget_all,
     log_card_counted,
+    log_choice,
     log_counted,
     log_revealed,
     log_together,
@@ -535,22 +536,6 @@ class Choose(VerbStep):
         }
         return labelled(self, g, c, pending)
 
-    def public_words(self, g, c, chosen, cards, readers=(None,)) -> list[str]:
-        """The options chosen, as each of `readers` reads them in the log: None, everyone; a player (the chooser),
-        with the cards they see by name. A `showing` label when the reader can see the cards in it, a list option's
-        parts joined with " + ", else as any value. The labels are worked out once for all the readers."""
-        pending = {"kind": "choose", "cards": cards, "shape": self.shape, "options": chosen}
-        if self.args.get("showing") is not None:
-            labelled(self, g, c, pending)
-        return [
-            ", ".join(
-                option_words(g, pending, i, value, reader)
-                or (g.public_label([value], cards) if reader is None or not cards else g.card_label(value, reader))
-                for i, value in enumerate(chosen)
-            )
-            for reader in readers
-        ]
-
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
         j = wait["offer"][answer]
@@ -560,14 +545,13 @@ class Choose(VerbStep):
             chosen = [wait["cands"][i] for i in wait["picked"]]
             self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
-                by, prompt, name = wait["by"], wait.get("prompt"), self.args.get("as")
-                cards = wait["cards"]  # only cards read otherwise for their chooser
-                words = self.public_words(g, c, chosen, cards, (None, by) if cards else (None,))
-                line = _answered(by, prompt, name, words[0])
-                own = _answered(by, prompt, name, words[1]) if cards else line
-                if not wait.get("free"):
-                    own += " (only one option)"
-                g.log(line, None if own == line else {by: own})  # the chooser reads the cards they see by name
+                labels = None  # `showing` labels read the state: worked out now, the rest is worded when read
+                if self.args.get("showing") is not None:
+                    labels = labelled(self, g, c, {"options": chosen})["labels"]
+                shape = list(self.shape) if self.shape is not None else None
+                forced = not wait.get("free")
+                prompt, name = wait.get("prompt"), self.args.get("as")
+                log_choice(g, wait["by"], prompt, name, forced, wait["cards"], chosen, labels, shape)
             return None
         return self._pending(g, c, frame)
 
@@ -597,16 +581,6 @@ def _label_text(g, value) -> str:
     text = value if type(value) is str else g.label(value)
     spend(g, len(text))
     return text
-
-
-def _answered(player, prompt, name, answer) -> str:
-    """The log line of a choice, with the question it answered: the pack's own wording when it gave one
-    (`with "..."`), else the name the answer is kept under (`as victim`)."""
-    if prompt:
-        return f'{player}, asked "{prompt}", chooses {answer}'
-    if name:
-        return f"{player} chooses {str(name).replace('_', ' ')}: {answer}"
-    return f"{player} chooses {answer}"
 
 
 class Ask(VerbStep):
