@@ -36,7 +36,7 @@ FLAGS = [
     "--disable-sync",
 ]
 SHOTS = Path(os.environ.get("KNAP_SCREENSHOTS", "/tmp"))
-WAIT_MS = 15_000
+WAIT_MS = 30_000  # a loaded machine (CI beside other work) can take seconds to reload a page
 
 pytestmark = pytest.mark.slow
 
