@@ -1,6 +1,6 @@
 """A secret choice's question written as a plain text is worded once for every chooser (verbs.ChooseSecretly
-.same_question); one with a value in it (`{...}`) is still worded for each chooser as `me`, and the one-card
-path of a move (verbs._move_one_logged) logs and remembers what the path of several cards did."""
+.same_question); one with a value in it (`{...}`) is still worded for each chooser as `me`, and a move of one card
+(verbs._move_logged) logs and remembers what the move of several cards did."""
 
 from __future__ import annotations
 

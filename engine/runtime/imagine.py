@@ -59,7 +59,6 @@ def determinized(g, player, seed: int):
                 imagined[was] = card
     if imagined and state["attempt"] is not None:
         _redeal_snapshot(state["attempt"], imagined)
-    copy.held_memo = {}  # what was worked out of where cards lay (functions._tally), were any, is out of date
     pending = state["pending"]
     if pending is not None and pending.get("answers"):  # others' secret answers are not known yet
         for other in [p for p in pending["answers"] if p != player]:

@@ -73,10 +73,7 @@ def seen_by(g, card: int) -> int:
     """The mask of the seats that can see `card` now (`Table.can_see` for every seat at once)."""
     state = g.state
     zone = state["loc"][card]
-    sights = g.__dict__.get("_zone_sight")
-    sight = sights.get(zone, -1) if sights is not None else -1
-    if sight == -1:
-        sight = _zone_sight(g, zone)
+    sight = _zone_sight(g, zone)
     if sight is None:
         cards = state["zones"][zone]
         sight = (1 << len(state["players"])) - 1 if cards and cards[-1] == card else 0

@@ -289,9 +289,6 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     act ("Axe is moved from ...")."""
     if not cards:
         return
-    if len(cards) == 1:  # the commonest move: one card
-        _move_one_logged(g, cards[0], target, actor, verb, slot)
-        return
     before = [seen_by(g, x) for x in cards]
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
@@ -316,20 +313,6 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
             [sight | now for sight, now in zip(before, after, strict=True)],
         ]
     )
-
-
-def _move_one_logged(g, card, target, actor, verb, slot):
-    """`_move_logged` of one card."""
-    sight = seen_by(g, card)
-    source = g.state["loc"][card]
-    g.move(card, target, slot)
-    setup = 0
-    if g.in_setup():
-        setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
-    now = seen_by(g, card)
-    if sight & ~now:
-        remember(g, card, sight & ~now)
-    g.state["log"].append([MOVE, setup, actor, verb, source, target, [card], [sight | now]])
 
 
 class Draw(VerbStep):
