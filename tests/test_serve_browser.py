@@ -80,18 +80,22 @@ def browser(served):
 
 
 def quiet(page):
-    """Send a page to about:blank before it is closed. Table and pack pages poll and reload themselves; a close
-    that races such a reload can wait forever (Page.close has no time limit: seen in a CI run), while `goto`
-    has one and leaves a page that runs nothing. A reload may cut the first `goto` short: it is tried again."""
+    """Send a page to about:blank, where it runs nothing. Table and pack pages poll and reload themselves; a close
+    that races such a reload can wait forever (Page.close has no time limit: seen in a CI run), and a `goto` can
+    be cut short by one. So the page's polls are refused first (no new reload can start), and a `goto` cut short
+    by a reload already under way waits for that one to load and goes again."""
     from playwright.sync_api import Error
 
-    for attempt in range(3):
+    page.route(lambda url: url.endswith(("/version", "/stamp")), lambda route: route.abort())
+    for _ in range(5):
         try:
             page.goto("about:blank", timeout=WAIT_MS)
             return
-        except Error:
-            if attempt == 2:
-                raise
+        except Error:  # "interrupted by another navigation"
+            page.wait_for_load_state("load", timeout=WAIT_MS)
+            if page.url == "about:blank":
+                return
+    raise AssertionError(f"the page at {page.url} kept reloading itself")
 
 
 def close(context):
