@@ -125,8 +125,10 @@ def test_a_function_calling_itself_twice_per_level_runs_out_of_work_at_the_call(
 def test_three_nested_wheres_over_a_thousand_numbers_run_out_of_work(tmp_path):
     rules, file = pack(
         tmp_path,
-        "let n = count(numbers(1, 1000) where count(numbers(1, 1000) where "
-        "count(numbers(1, 1000) where item > 0) > 0) > 0)\ngain 1 vp",
+        # each loop's items from the item around it: no inner loop is the same for every outer item (codegen keeps
+        # such a part once per loop: `count(numbers(1, 1000) where ...)` would be worked out once)
+        "let n = count(numbers(1, 1000) where count(numbers(item, item + 999) where "
+        "count(numbers(item, item + 999) where item > 0) > 0) > 0)\ngain 1 vp",
     )
     error = first_error(rules)
     assert error is not None and " X101 " in error, error
@@ -178,7 +180,9 @@ def test_a_long_list_compared_with_itself_in_nested_wheres_runs_out_of_work(tmp_
         tmp_path,
         "let a = numbers(1, 1000) + numbers(1, 1000) + numbers(1, 1000)\n"
         "let b = numbers(1, 1000) + numbers(1, 1000) + numbers(1, 1000)\n"
-        "let n = count(numbers(1, 1000) where count(numbers(1, 1000) where a = b) > 0)\n"
+        # the inner list from the outer item: the inner count is not the same for every outer item (codegen would
+        # work it out once), and `a = b`, the same for every inner item, is compared once per outer item, as before
+        "let n = count(numbers(1, 1000) where count(numbers(item, item + 999) where a = b) > 0)\n"
         "gain 1 vp",
     )
     error = first_error(rules)

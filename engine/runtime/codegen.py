@@ -8,7 +8,9 @@ only after matching the DSL's own identifier pattern. (Jinja2 compiles templates
 from __future__ import annotations
 
 import functools
+import operator
 import re
+from typing import Any
 
 from engine import dsl
 from engine.dsl.builtins import CONSTANTS, FUNCTIONS, ORIENTATIONS, implemented
@@ -136,15 +138,36 @@ def _mod(a, b):
     return a % b
 
 
-def _ordered(compare):
-    def test(a, b):
-        if type(a) is int and type(b) is int:
-            return compare(a, b)
-        if a is None or b is None:
-            return False
-        return compare(_num(a), _num(b))
+# `a < b` and the like: two numbers (the commonest case) compared at once; `none` has no order (false); a yes/no
+# counts as 0 or 1; anything else is an error (_num)
+def _lt(a, b):
+    if type(a) is int and type(b) is int:
+        return a < b
+    return a is not None and b is not None and _num(a) < _num(b)
 
-    return test
+
+def _le(a, b):
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return a is not None and b is not None and _num(a) <= _num(b)
+
+
+def _gt(a, b):
+    if type(a) is int and type(b) is int:
+        return a > b
+    return a is not None and b is not None and _num(a) > _num(b)
+
+
+def _ge(a, b):
+    if type(a) is int and type(b) is int:
+        return a >= b
+    return a is not None and b is not None and _num(a) >= _num(b)
+
+
+def _keep(cell: list, value):
+    """`value`, kept in `cell` for the later items of the loop that made the cell (`Loop`)."""
+    cell.append(value)
+    return value
 
 
 def _index(g, items, i):
@@ -309,7 +332,7 @@ def _cyclic_functions(rules) -> frozenset:
     return rules.__dict__["_cyclic_functions"]
 
 
-_HELPERS = {
+_HELPERS: dict[str, Any] = {
     "_num": _num,
     "_add": _add,
     "_sub": _sub,
@@ -319,18 +342,41 @@ _HELPERS = {
     "_mul": _mul,
     "_eq": _eq,
     "_each": _each,
+    "_keep": _keep,
     "_built": _built,
     "_local": local_unset,
-    "_lt": _ordered(int.__lt__),
-    "_le": _ordered(int.__le__),
-    "_gt": _ordered(int.__gt__),
-    "_ge": _ordered(int.__ge__),
+    "_lt": _lt,
+    "_le": _le,
+    "_gt": _gt,
+    "_ge": _ge,
     "ContentError": ContentError,
     "_PYTHON_ERRORS": PYTHON_ERRORS,
     "_values_error": values_error,
     "_at_text": at_text,
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+# Whether a part of a loop's test that is the same for every item is worked out once per evaluation of the loop
+# (`ExpressionCompiler.src`); off only in the tests that play whole games both ways.
+HOISTING = True
+
+
+class Loop:
+    """A loop of the generated code (a `where`'s comprehension) that keeps values for its items: one cell each, a
+    list made new and empty at each evaluation of the loop, filled where the test first works the value out."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self):
+        self.cells: list[str] = []
+
+    def head(self) -> str:
+        """The comprehension's first `for`, which makes the cells ("" when the loop keeps nothing)."""
+        if not self.cells:
+            return ""
+        if len(self.cells) == 1:
+            return f"for {self.cells[0]} in ([],) "
+        return f"for {', '.join(self.cells)} in (({'[], ' * len(self.cells)}),) "
 
 
 class ExpressionCompiler:
@@ -343,15 +389,20 @@ class ExpressionCompiler:
         self.python_locals = python_locals or {}  # names held in Python variables (a function's parameters)
         self.namespace = dict(_HELPERS)
         self.items: list[str] = []  # the loop variables of the enclosing `where`s
+        self.loops: list[Loop | None] = []  # per loop variable: its loop, None for one that keeps no values
+        self.blocked: frozenset[int] = frozenset()  # loops that may keep no value now (`_kept`)
+        self.item_reads = 0  # the loop variables the source made so far reads (bit i: `self.items[i]`)
+        self.cells_made = 0
+        self._reads_known: dict[tuple[int, int], tuple[list, int]] = {}
 
     def compile(self, node, per_item: bool = False):
         """`per_item`: a function of the context and one item, `item` bound to it (as inside `where`): how a
         `choose ... showing LABEL` words each option."""
-        outer = self.items
+        outer = self.items, self.loops
         if per_item:
-            self.items = ["_i0"]
+            self.items, self.loops = ["_i0"], [None]
         body = self.src(node)
-        self.items = outer
+        self.items, self.loops = outer
         head = "def _expression(c, _i0):\n" if per_item else "def _expression(c):\n"
         source = head + "    g = c.g\n    E = c.env\n" + _returned(body, self.key, int(node[1]))
         code = compiled(source, f"<{self.key}>")
@@ -370,7 +421,122 @@ class ExpressionCompiler:
         return name
 
     def src(self, node) -> str:
+        """Python source of `node`. Inside loops, a part of a test that reads no item of the loops around it up to
+        some loop (nor anything that changes while an expression is worked out: the DSL's functions only read the
+        state) is the same for every item of that loop: it is kept for them (`_kept`)."""
+        if self.loops and node[0] not in _LEAVES:
+            loop = self._keeping_loop(self._loop_reads(node, len(self.items)))
+            if loop is not None and self._worth_keeping(node):
+                return self._kept(loop, lambda: getattr(self, "_x_" + node[0])(node))
         return getattr(self, "_x_" + node[0])(node)
+
+    def _keeping_loop(self, reads: int) -> int | None:
+        """The outermost loop around the source being made that may keep a value reading the loop variables `reads`
+        (bit i: `self.items[i]`): one inside the last loop read, that keeps values, and not blocked. None if none."""
+        if not HOISTING:
+            return None
+        for index in range(reads.bit_length(), len(self.items)):
+            if self.loops[index] is not None and index not in self.blocked:
+                return index
+        return None
+
+    def _kept(self, index: int, made) -> str:
+        """Source reading the value of the source `made()` makes, kept by the loop `index` (`Loop`): lazily, at the
+        place and item where the test first works it out (an `and` that stops early, or a loop over no items, never
+        does; an error surfaces where it did), then read back for the later items; its work charged once, when done.
+        The loops from `index` to here are blocked inside it: it is worked out once for them already."""
+        depth = len(self.items)
+        blocked, reads = self.blocked, self.item_reads
+        self.blocked, self.item_reads = blocked | frozenset(range(index, depth)), 0
+        try:
+            text = made()
+            made_reads = self.item_reads
+        finally:
+            self.blocked, self.item_reads = blocked, reads | self.item_reads
+        if made_reads >> index & ((1 << (depth - index)) - 1):  # _loop_reads missed an item read: a bug here
+            raise AssertionError(f"{self.key}: a kept value reads a loop variable it was kept across: {text}")
+        cell = f"_h{self.cells_made}"
+        self.cells_made += 1
+        loop = self.loops[index]
+        assert loop is not None
+        loop.cells.append(cell)
+        return f"({cell}[0] if {cell} else _keep({cell}, {text}))"
+
+    def _in_loop(self, item: str, nodes) -> tuple[list[str], Loop]:
+        """Sources of `nodes`, the test of a loop whose variable is `item`, and that loop (its kept values)."""
+        loop = Loop()
+        self.items.append(item)
+        self.loops.append(loop)
+        try:
+            return [self.src(node) for node in nodes], loop
+        finally:
+            self.items.pop()
+            self.loops.pop()
+            self.item_reads &= (1 << len(self.items)) - 1  # its own variable is bound by it
+
+    def _loop_reads(self, node, depth: int) -> int:
+        """The loop variables that `node`, inside `depth` loops, reads: bit i for the i-th loop's item (`item`,
+        `card`, a card's field by its bare name, or `tag =`, each the innermost loop's). A loop inside `node` binds
+        its own. Read from the tree before any source is made, as `_x_name` and `_x_cmp` will read it."""
+        kind = node[0]
+        if kind in ("num", "str"):
+            return 0
+        if kind == "name":
+            return self._name_reads(node[2], depth)
+        known = self._reads_known.get((id(node), depth))
+        if known is not None:
+            return known[1]
+        found = 0
+        if kind == "where":
+            found = self._loop_reads(node[2], depth) | self._loop_reads(node[3], depth + 1) & ~(1 << depth)
+        elif kind == "call" and node[2] in _PER_ITEM and len(node[3]) > 1:
+            for i, arg in enumerate(node[3]):
+                per_item = i in _PER_ITEM[node[2]]
+                found |= self._loop_reads(arg, depth + per_item) & ~(per_item << depth)
+        else:
+            if kind == "cmp" and depth and node[3][0] == "name" and node[3][2] == "tag" and "tag" not in self.scope:
+                found = 1 << (depth - 1)
+            for child in _children(node):
+                found |= self._loop_reads(child, depth)
+        self._reads_known[(id(node), depth)] = (node, found)  # the node kept alive: its id names no other
+        return found
+
+    def _name_reads(self, word: str, depth: int) -> int:
+        """`_loop_reads` of the name `word`: as `_x_name` reads it."""
+        if not depth or word in self.python_locals or word in self.scope:
+            return 0
+        innermost = 1 << (depth - 1)
+        if word in ("card", "item"):
+            return innermost
+        if word in _CONSTANTS and not (word == "table" and word in self.rules.categories):
+            return 0
+        category = self.rules.categories.get(word)
+        if category == "counter":
+            return innermost if self.rules.counters[word].get("owner") == "card" else 0
+        return 0 if category is not None else innermost  # else a field of the item
+
+    def _worth_keeping(self, node) -> bool:
+        """Whether working `node` out costs more than reading a cell: it calls a function (a zone's key made from a
+        value does not), filters a list or reads a field."""
+        kind = node[0]
+        if kind in _LEAVES:
+            return False
+        if kind in ("where", "field", "op", "index", "neg"):
+            return True
+        if kind == "call":
+            name = node[2]
+            key_only = name in self.rules.zones and name not in functions.BUILTINS and name not in self.rules.functions
+            return not key_only or any(self._worth_keeping(arg) for arg in node[3])
+        if kind == "cmp" and node[2] not in ("==", "!="):
+            return True  # `_lt` and the like: a call
+        if kind == "list" and not all(self._static(item) for item in node[2]):
+            return True  # `_built`: a call
+        return any(self._worth_keeping(child) for child in _children(node))
+
+    def _item(self) -> str:
+        """The innermost loop variable, its read recorded (`_kept` checks `_loop_reads` with it)."""
+        self.item_reads |= 1 << (len(self.items) - 1)
+        return self.items[-1]
 
     def _x_num(self, node):
         return repr(int(node[2]))
@@ -385,7 +551,7 @@ class ExpressionCompiler:
         if word in self.scope:
             return f"(E[{word!r}] if {word!r} in E else _local({word!r}))"
         if self.items and word in ("card", "item"):
-            return self.items[-1]
+            return self._item()
         if word == "item":
             raise ContentError(
                 "`item` is only meaningful inside `where`, `map`, `sort` or `showing`", self.key, node[1], code="X502"
@@ -401,11 +567,11 @@ class ExpressionCompiler:
                 # its value: where a counter is expected, `counter_name` names it
                 return f"g.counter('table', {word!r})"
             if owner == "card" and self.items:
-                return self._field_read(word, self.items[-1])  # the item's own number, as a stat
+                return self._field_read(word, self._item())  # the item's own number, as a stat
         if category is not None:
             return repr(word)
         if self.items:
-            return self._field_read(word, self.items[-1])
+            return self._field_read(word, self._item())
         raise ContentError(f"unknown name `{word}`", self.key, node[1], code="X502")
 
     def _x_list(self, node):
@@ -421,14 +587,18 @@ class ExpressionCompiler:
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
             counters = _COUNTER_ARGS.get(name, ())
-            parts = [
-                repr(a[2])
-                if i in bare and a[0] == "name" and a[2] not in self.scope
-                else self.counter_name(a)
-                if i in counters
-                else self.src(a)
-                for i, a in enumerate(args)
-            ]
+
+            def argument(i, a):
+                if i in bare and a[0] == "name" and a[2] not in self.scope:
+                    return repr(a[2])
+                return self.counter_name(a) if i in counters else self.src(a)
+
+            prepared = functions.PREPARED.get(name)
+            if prepared is not None and self.loops and len(args) > prepared[0]:
+                kept = self._prepared_call(name, node, argument)
+                if kept is not None:
+                    return kept
+            parts = [argument(i, a) for i, a in enumerate(args)]
             builtin = self._bind("B", name, functions.BUILTINS[name])
             return f"{builtin}(c, {', '.join(parts)})" if parts else f"{builtin}(c)"
         parts = [self.src(a) for a in args]
@@ -443,6 +613,25 @@ class ExpressionCompiler:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
 
+    def _prepared_call(self, name: str, node, argument) -> str | None:
+        """A call inside a loop of a built-in of functions.PREPARED whose later arguments read no item of the loops
+        around it up to some loop: what the built-in makes of those arguments kept by that loop (`_kept`: lazily,
+        worked out where the call first is, after its first arguments, as before), its first arguments worked out
+        at each call. None when there is no such loop."""
+        position, ready, with_ready = functions.PREPARED[name]
+        args = node[3]
+        depth = len(self.items)
+        loop = self._keeping_loop(functools.reduce(int.__or__, (self._loop_reads(a, depth) for a in args[position:])))
+        if loop is None:
+            return None
+        firsts = "".join(f"{argument(i, a)}, " for i, a in enumerate(args[:position]))
+        made = self._bind("R", name, ready)
+
+        def later() -> str:
+            return f"{made}(c, {', '.join(argument(i, a) for i, a in enumerate(args) if i >= position)})"
+
+        return f"{self._bind('W', name, with_ready)}(c, {firsts}{self._kept(loop, later)})"
+
     def _per_item_call(self, node) -> str:
         """A built-in whose later arguments are worked out per item of its first (`map`, `sort`): the items
         paid for as a `where` pays (their number times the size of those arguments), each such argument a
@@ -454,8 +643,11 @@ class ExpressionCompiler:
         for i, arg in enumerate(args[1:], start=1):
             if i in positions:
                 self.items.append(item)
+                self.loops.append(None)  # a function of the item keeps no values (the loops around it may)
                 parts.append(f"lambda {item}: {self.src(arg)}")
                 self.items.pop()
+                self.loops.pop()
+                self.item_reads &= (1 << len(self.items)) - 1  # its own variable is bound by it
             else:
                 parts.append(self.src(arg))
         cost = sum(weight(args[i]) for i in positions if i < len(args))
@@ -529,7 +721,7 @@ class ExpressionCompiler:
         _, _, op, left, right = node
         if self.items and left[0] == "name" and left[2] == "tag" and "tag" not in self.scope:
             test = "in" if op == "==" else "not in"
-            return f"({self.src(right)} {test} g.tags_of({self.items[-1]}))"
+            return f"({self.src(right)} {test} g.tags_of({self._item()}))"
         a, b = self.src(left), self.src(right)
         if op in ("==", "!="):
             if self._single(left) or self._single(right):
@@ -571,11 +763,12 @@ class ExpressionCompiler:
         return False
 
     def _x_where(self, node):
-        item, items, test = self.where_parts(node)
-        return f"[{item} for {item} in {items} if {test}]"
+        item, loops, test = self.where_parts(node)
+        return f"[{item} {loops} if {test}]"
 
     def where_parts(self, node) -> tuple[str, str, str]:
-        """(item, items, test) of `SOURCE where TEST`: the items tested, paid for, and the test of each. When
+        """(item, loops, test) of `SOURCE where TEST`: the `for` clauses of its comprehension (the cells of the
+        values its test keeps, `Loop`, then the items tested, paid for) and the test of each. When
         the source and the first conjuncts of the test provably read only the contents of the table's zones
         and printed card fields (`_zone_reads`), those items come from a cache keyed by those zones' contents
         (`_cached_where`) and only the remaining conjuncts are tested here."""
@@ -590,30 +783,33 @@ class ExpressionCompiler:
             reads = _joined(reads, more)
             hoisted += 1
         item = f"_i{len(self.items)}"
-        self.items.append(item)
-        whole = self.src(node[3])
-        tests = [self.src(conjunct) for conjunct in conjuncts] if hoisted and reads is not None else []
-        self.items.pop()
+        cached = hoisted and reads is not None and any(_calls(conjunct) for conjunct in conjuncts[:hoisted])
+        if not cached:  # nothing kept, or only tests cheaper than the cache's key
+            (whole,), loop = self._in_loop(item, [node[3]])
+            each = f"_each(g, {self.src(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
+            return item, f"{loop.head()}for {item} in {each}", whole
+        tests, kept_loop = self._in_loop(item, conjuncts[:hoisted])
+        rests, rest_loop = self._in_loop(item, conjuncts[hoisted:])
         each = f"_each(g, {self.src(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
-        if not tests or reads is None or not any(_calls(conjunct) for conjunct in conjuncts[:hoisted]):
-            return item, each, whole  # nothing kept, or only tests cheaper than the cache's key
         ident = repr((self.key, node[2], conjuncts[:hoisted]))
         self.namespace["_cached_where"] = _cached_where
         self.namespace["_WHERE_CACHE"] = self.rules.__dict__.setdefault("_where_cache", {})
-        kept = " and ".join(f"({t})" for t in tests[:hoisted])
-        compute = f"lambda: [{item} for {item} in {each} if {kept}]"
+        kept = " and ".join(f"({t})" for t in tests)
+        compute = f"lambda: [{item} {kept_loop.head()}for {item} in {each} if {kept}]"
         owned = "".join(
             f"{self.src(['call', at, zone, [['name', at, local]]])}, "
             for zone, local in sorted(reads[2])
             if zone != "parameter"
         )
         values = "".join(f"repr(g.params[{word!r}]), " for zone, word in sorted(reads[2]) if zone == "parameter")
+        wholes = tuple(zone for zone, whole in sorted(reads[0]) if whole)
+        tops = tuple(zone for zone, whole in sorted(reads[0]) if not whole)
         items = (
-            f"_cached_where(g, _WHERE_CACHE, {ident!r}, {tuple(sorted(reads[0]))!r}, {tuple(sorted(reads[1]))!r}, "
+            f"_cached_where(g, _WHERE_CACHE, {ident!r}, {wholes!r}, {tops!r}, {tuple(sorted(reads[1]))!r}, "
             f"({owned}), ({values}), {compute}, {self.key!r}, {at})"
         )
-        rest = " and ".join(f"({t})" for t in tests[hoisted:]) or "True"
-        return item, items, rest
+        rest = " and ".join(f"({t})" for t in rests) or "True"
+        return item, f"{rest_loop.head()}for {item} in {items}", rest
 
 
 # built-in functions with arguments worked out per item (`map(players, item.vp)`): their positions
@@ -730,6 +926,19 @@ def _zone_reads(rules, node, in_item: bool, shadowed: frozenset, seen: frozenset
     return _all_reads(rules, [c for c in children if c and isinstance(c[0], str)], in_item, shadowed, seen)
 
 
+_LEAVES = frozenset({"num", "str", "name"})
+
+
+def _children(node):
+    """The expressions directly inside the expression `node`."""
+    for part in node[2:]:
+        if isinstance(part, list) and part:
+            if isinstance(part[0], str):
+                yield part
+            else:
+                yield from (x for x in part if isinstance(x, list))
+
+
 def _calls(node) -> bool:
     """Whether an expression calls a function (other than `top`) or filters a list: worth keeping."""
     if node[0] == "where" or node[0] == "call" and node[2] != "top":
@@ -764,24 +973,30 @@ def _field_reads(rules, name: str):
     return _NOTHING if functions.static_field_table(rules, name) is not None else None
 
 
-def _cached_where(g, cache, ident, table_zones, everyones, owned, values, compute, key, at):
+_LAST = operator.itemgetter(slice(-1, None))  # a list's last item, as a list of one (none of an empty one)
+
+
+def _held(cards):
+    """A zone's cards (None: no such zone) as part of a key."""
+    return None if cards is None else tuple(cards)
+
+
+def _cached_where(g, cache, ident, wholes, tops, everyones, owned, values, compute, key, at):
     """The items `compute()` gives, kept per pack under the contents of the zones it reads (codegen's
-    `where_parts` proved it reads nothing else): a menu asked again while those zones stay as they were reads
-    them back, and pays the work the first answer cost."""
+    `where_parts` proved it reads nothing else): the table zones `wholes` (all their cards) and `tops` (their
+    top card), every player's zone of each id of `everyones`, the zones `owned` (keys); a menu asked again
+    while those zones stay as they were reads them back, and pays the work the first answer cost. The key is
+    made without a Python loop per zone where it can (`map`): it is made at every evaluation."""
     zones = g.state["zones"]
-    parts: list = [ident, values]
-    for zone, whole in table_zones:
-        cards = zones[zone]
-        parts.append(tuple(cards) if whole else cards[-1] if cards else None)
-    for zone in everyones:
-        own = g._own_keys.get(zone)
-        for player in g.players:
-            found = zones.get(own[player] if own is not None and player in own else f"{zone}:{player}")
-            parts.append(None if found is None else tuple(found))
-    for zone in owned:
-        found = zones.get(zone)
-        parts.append((zone, None if found is None else tuple(found)))
-    known = tuple(parts)
+    read = zones.__getitem__
+    known = (
+        ident,
+        values,
+        *map(tuple, map(read, wholes)),
+        *map(tuple, map(_LAST, map(read, tops))),
+        *(map(_held, map(zones.get, _every_key(g, everyones))) if everyones else ()),
+        *(((zone, _held(zones.get(zone))) for zone in owned) if owned else ()),
+    )
     hit = cache.get(known)
     if hit is not None:
         items, spent = hit
@@ -795,6 +1010,12 @@ def _cached_where(g, cache, ident, table_zones, everyones, owned, values, comput
         cache.clear()
     cache[known] = (items, before - g.work)
     return items
+
+
+def _every_key(g, zone_ids):
+    """The keys of every player's zone of each id of `zone_ids`, in seating order."""
+    lists = g.layout.key_lists
+    return lists[zone_ids[0]] if len(zone_ids) == 1 else [key for zone in zone_ids for key in lists[zone]]
 
 
 def weight(node) -> int:

@@ -68,8 +68,8 @@ class ExistsCompiler(ExpressionCompiler):
         if node[0] == "op":  # A + B, two lists: A has an item, or else B has
             return f"({self._exists(node[3])} or {self._exists(node[4])})"
         if node[0] == "where":
-            item, items, test = self.where_parts(node)
-            return f"any(True for {item} in {items} if {test})"
+            _, loops, test = self.where_parts(node)
+            return f"any(True {loops} if {test})"
         _, at, name, args = node
         direct = direct_function(self.rules, name, ExistsCompiler, len(args), exists=True)
         caller = self._bind("X", name, direct if direct is not None else _exists_caller(self.rules, name))

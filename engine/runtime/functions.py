@@ -123,9 +123,18 @@ def _tally(g, zone) -> dict:
 
 
 def _can_pay(c, cost, zone, joker=None):
+    return _can_pay_with(c, cost, _can_pay_ready(c, zone, joker))
+
+
+def _can_pay_ready(c, zone, joker=None):
+    """What `can_pay` reads besides the cost: the zone's cards counted by id, and the joker set. A loop that checks
+    many costs against the same zone and joker works it out once (PREPARED)."""
+    return _tally(c.g, zone), joker_of(joker)
+
+
+def _can_pay_with(c, cost, ready):
     g = c.g
-    counts = _tally(g, zone)
-    joker_id, joker_n = joker_of(joker)
+    counts, (joker_id, joker_n) = ready
     items = cost if type(cost) is list else list(cost or [])
     g.work -= len(items)
     if g.work < 0:
@@ -355,6 +364,12 @@ BUILTINS = implemented(
         "index_of": _index_of,
     },
 )
+
+
+# Built-in functions whose arguments from a position on may be read apart from the first ones: name -> (that position,
+# the function of the context and those arguments, the function of the context, the first arguments and what the
+# former made). A loop in which those arguments stay the same works out the former once (codegen `_prepared_call`).
+PREPARED = {"can_pay": (1, _can_pay_ready, _can_pay_with)}
 
 
 # ---------------------------------------------------------------- options in words
