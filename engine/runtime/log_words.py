@@ -49,9 +49,7 @@ def _zone_sight(g, zone: str):
     """Who sees any card of `zone` by the zone alone, as a mask of seats, or None for a `top` zone (only its
     top card is seen, by everyone): the layout's rule for the zone (layout.sight_of, what `Table.can_see`
     reads), turned into a mask once per zone and game."""
-    cache = g.__dict__.get("_zone_sight")
-    if cache is None:
-        cache = g.__dict__["_zone_sight"] = {}
+    cache = g.sight_masks  # kept on the game (Table.bind_tables): the zones' rules do not change
     sight = cache.get(zone, -1)
     if sight != -1:
         return sight
@@ -73,7 +71,9 @@ def seen_by(g, card: int) -> int:
     """The mask of the seats that can see `card` now (`Table.can_see` for every seat at once)."""
     state = g.state
     zone = state["loc"][card]
-    sight = _zone_sight(g, zone)
+    sight = g.sight_masks.get(zone, -1)  # `_zone_sight`, looked up here first: this runs for every card moved
+    if sight == -1:
+        sight = _zone_sight(g, zone)
     if sight is None:
         cards = state["zones"][zone]
         sight = (1 << len(state["players"])) - 1 if cards and cards[-1] == card else 0
@@ -172,13 +172,13 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
     the seats that see it now and, in `backs`, whether its back shows where it lies (a "face-down card
     (forest back)"): where it lies and who sees it change later, the line does not."""
     cards = cards_named(chosen, len(g.rules.instances)) if of_cards else []
-    seen = [seen_by(g, card) for card in cards]
     everyone = (1 << len(g.state["players"])) - 1
-    backs = [
-        card
-        for card, sight in zip(cards, seen, strict=True)
-        if sight != everyone and g.card_def(card).get("back") and g.sees_back(card, None)
-    ]
+    seen, backs = [], []
+    for card in cards:
+        sight = seen_by(g, card)
+        seen.append(sight)
+        if sight != everyone and g.card_def(card).get("back") and g.sees_back(card, None):
+            backs.append(card)
     kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
     g.state["log"].append(
         [CHOICE, setup_flag(g), by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]

@@ -62,6 +62,7 @@ class Table:
     _card_defs: list[dict]
     _card_names: list[str]
     _id_names: dict[str, str]
+    sight_masks: dict[str, int | None]  # who sees a zone's cards by the zone alone (log_words._zone_sight)
 
     def bind_tables(self):
         """Look up this game's zone and card tables (Game.__init__ calls it: a new, cloned or loaded game)."""
@@ -77,6 +78,7 @@ class Table:
         self._card_defs = cards_by_number(self.rules)
         self._card_names = card_names(self.rules)
         self._id_names = id_names(self.rules)
+        self.sight_masks = {}  # filled by log_words._zone_sight as zones are met
 
     # ------------------------------------------------------------------ helpers the DSL uses
     def card_def(self, card) -> dict:
@@ -87,6 +89,9 @@ class Table:
         return self.rules.cards[self.rules.instances[card]] if isinstance(card, int) else self.rules.cards[card]
 
     def tags_of(self, card):
+        defs = self._card_defs
+        if type(card) is int and 0 <= card < len(defs):  # `card_def` without its call: asked for most cards
+            return defs[card].get("tags") or ()
         if card is None:
             return ()
         return self.card_def(card).get("tags") or ()
@@ -135,8 +140,8 @@ class Table:
         Never keep it nor change it (a `for` keeps its items: it needs `items_of`)."""
         if type(value) is str:
             zone = self.state["zones"].get(value)
-            if zone is not None:
-                return [x for x in zone if x is not None] if value in self._slotted else zone
+            if zone is not None:  # a row without an empty place is read as it is, as a pile
+                return [x for x in zone if x is not None] if value in self._slotted and None in zone else zone
         elif type(value) is list:
             return [x for x in value if x is not None] if None in value else value
         return self._items_other(value)
@@ -175,10 +180,11 @@ class Table:
         return [p for p in seats if p not in out] if out else seats
 
     def counter(self, owner, counter_id):
-        values = self.state["counters"].get(owner, {})
-        if counter_id in values:
+        counters = self.state["counters"]
+        values = counters.get(owner)
+        if values is not None and counter_id in values:
             return values[counter_id]
-        return self.state["counters"]["table"].get(counter_id, 0)  # a shared counter, read by anyone
+        return counters["table"].get(counter_id, 0)  # a shared counter, read by anyone
 
     def counter_at(self, owner, counter_id, key):
         """The number at `key` of a counter with `keys` (state.counter_keys)."""
@@ -257,7 +263,8 @@ class Table:
         if self.held_memo:
             self.held_memo = {}
         source = state["loc"][card]
-        if capacity_of(self, target) is not None:  # a place that holds only so many
+        # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
+        if (target in self._capacity or target not in self._zone_defs) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
         cards = state["zones"][source]
         if self.slotted(source):

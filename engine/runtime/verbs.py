@@ -297,22 +297,13 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     setup = 0
     if g.in_setup():  # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
-    after = [seen_by(g, x) for x in cards]
-    for x, sight, now in zip(cards, before, after, strict=True):
+    seen = []  # each card's seats before or after
+    for x, sight in zip(cards, before, strict=True):
+        now = seen_by(g, x)
         if sight & ~now:  # seen going out of sight: they know where it lies (log_words.remember)
             remember(g, x, sight & ~now)
-    g.state["log"].append(
-        [
-            MOVE,
-            setup,
-            actor,
-            verb,
-            source,
-            target,
-            list(cards),
-            [sight | now for sight, now in zip(before, after, strict=True)],
-        ]
-    )
+        seen.append(sight | now)
+    g.state["log"].append([MOVE, setup, actor, verb, source, target, list(cards), seen])
 
 
 class Draw(VerbStep):
@@ -656,7 +647,8 @@ class ChooseSecretly(VerbStep):
         positions: dict = {}  # where each (hashable) option is in `options`
         source, env, card = self.args.get("from"), c.env, c.card
         for player in players:
-            items = g.items_of(source(Ctx(g, env, player, card)) if source is not None else None)
+            # only read: each item is kept in `options`, never the list itself
+            items = g.items_read(source(Ctx(g, env, player, card))) if source is not None else []
             spend(g, len(items) * (1 + len(options)))  # each option is looked for among those so far
             keys = []
             for item in items:
@@ -682,24 +674,29 @@ class ChooseSecretly(VerbStep):
             low, high = (int(x) for x in amount["between"])
         else:
             low = high = int(amount or 0)
-        limits = {p: (min(low, len(keys)), min(high, len(keys))) for p, keys in own.items()}
-        own = {p: keys for p, keys in own.items() if limits[p][1] > 0}
+        choosers: dict[str, list[int]] = {}  # those with something to pick: fewer options, fewer picks
+        limits: dict[str, list[int]] = {}
+        for player, keys in own.items():
+            if min(high, len(keys)) > 0:
+                choosers[player] = keys
+                limits[player] = [min(low, len(keys)), min(high, len(keys))]
         frame["wait"] = {
             "players": players,
-            "own": own,
-            "limits": {p: list(limits[p]) for p in own},
-            "picks": {p: [] for p in own},
+            "own": choosers,
+            "limits": limits,
+            "picks": {p: [] for p in choosers},
             "options": options,
             "taking": taking,
         }
-        if not own:
+        if not choosers:
             self.bind(c, [[] if taking else None for _ in players])
             return None
         return self._pending(g, c, frame)
 
-    def _offer(self, g, wait, player) -> list[int]:
-        """What `player` may pick now, as places in their own options (-1: done): after their last pick (a set
-        is never offered in two orders), leaving enough for the picks they still must make, one option for
+    def _offer(self, g, wait, player) -> tuple[list[int], list[int]]:
+        """What `player` may pick now: as places in their own options (-1: done), and as places in the
+        decision's options (`allowed`; "done" is the place after the options). After their last pick (a set is
+        never offered in two orders), leaving enough for the picks they still must make, one option for
         identical cards they can see."""
         keys, picks, options = wait["own"][player], wait["picks"][player], wait["options"]
         spend(g, len(keys))
@@ -707,44 +704,46 @@ class ChooseSecretly(VerbStep):
         start = picks[-1] + 1 if picks else 0
         still = low - len(picks)
         end = len(keys) - still + 1 if still > 0 else len(keys)
-        offer, seen = [], set()
-        if self.of_cards:
+        if self.of_cards and _same_kind_twice(g, [options[key] for key in keys[start:end]]):
+            offer, allowed, seen = [], [], set()
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
             for j in range(start, end):
-                value = options[keys[j]]
+                key = keys[j]
+                value = options[key]
                 if type(value) is int and can_see(value, player):
                     same = (instances[value], loc[value], orient[value])
                     if same in seen:
                         continue
                     seen.add(same)
                 offer.append(j)
+                allowed.append(key)
         else:
-            offer = list(range(start, end))
+            offer, allowed = list(range(start, end)), keys[start:end]
         if len(picks) >= low:
             offer.append(-1)
-        return offer
+            allowed.append(len(options))
+        return offer, allowed
 
     def _pending(self, g, c, frame):
         """The round's pick, asked of everyone who still picks; None when all have picked."""
         wait = frame["wait"]
-        options = list(wait["options"])
+        limits, picked = wait["limits"], wait["picks"]
         allowed: dict[str, list[int]] = {}
         offers: dict[str, list[int]] = {}
-        done_key = None
+        done = False  # whether anyone may say "done": the option after the others
         for player in wait["own"]:
-            picks, keys = wait["picks"][player], wait["own"][player]
-            if len(picks) >= wait["limits"][player][1] or (picks and picks[-1] < 0):
+            picks = picked[player]
+            if len(picks) >= limits[player][1] or (picks and picks[-1] < 0):
                 continue
-            offer = self._offer(g, wait, player)
+            offer, allowed_now = self._offer(g, wait, player)
             if offer == [-1] or not offer:
                 continue
-            if -1 in offer and done_key is None:
-                done_key = len(options)
-                options.append(DONE)
+            done = done or offer[-1] == -1
             offers[player] = offer
-            allowed[player] = [keys[j] if j >= 0 else done_key for j in offer]
+            allowed[player] = allowed_now
         if not allowed:
             return None
+        options = wait["options"] + [DONE] if done else list(wait["options"])
         wait["offer"] = offers
         askers = list(allowed)
         wait["order"] = askers
@@ -820,6 +819,13 @@ class ChooseSecretly(VerbStep):
         if told:
             log_together(g, told)
         return None
+
+
+def _same_kind_twice(g, values: list) -> bool:
+    """Whether two of `values` are cards of the same kind: only then may two options be identical cards (a
+    hand of different cards is offered whole, without asking who sees which)."""
+    kinds = [g.rules.instances[value] for value in values if type(value) is int]
+    return len(set(kinds)) < len(kinds)
 
 
 def _one_round(old: dict) -> dict:
