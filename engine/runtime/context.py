@@ -5,9 +5,14 @@ from __future__ import annotations
 
 
 class Ctx:
-    """What an expression sees: the game, the frame's locals, the acting player, its card, a `where` item."""
+    """What an expression sees: the game, the frame's locals, the acting player, its card, and how deep pack
+    functions call each other (codegen.function_caller). Made at every step of the way: kept small."""
 
-    __slots__ = ("card", "depth", "env", "g", "item", "me")
+    __slots__ = ("card", "depth", "env", "g", "me")
 
     def __init__(self, g, env, me, card):
-        self.g, self.env, self.me, self.card, self.item, self.depth = g, env, me, card, None, 0
+        self.g = g
+        self.env = env
+        self.me = me
+        self.card = card
+        self.depth = 0

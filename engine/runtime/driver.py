@@ -180,18 +180,18 @@ def _main(g):
         turn["acted"] = True
         if g.rules.actions.get(attempt["action"], {}).get("whole_turn"):
             turn["closing"] = True
-    _check_end(g)
+    plan = turn_plan(g.rules)
+    _check_end(g, plan)
     if state["stage"] != "main":
         return
     me = turn["player"]
-    plan = turn_plan(g.rules)
     # a round is played by its phases, and so is a turn of a pack without a menu; a player out has no turn
     if turn["closing"] or g.rules.in_rounds or not plan.menu or me in out_of_play(g):
         state["stage"] = "turn_end"
         return
     ctx = Ctx(g, {}, me, None)  # one context for every check of this menu: conditions only read it
-    options = [a for a in plan.offered if refusal(g, a, me, ctx) is None]
-    may_end = end_refusal(g, me, ctx) is None
+    options = [action_id for action_id, check in plan.offered if _refusal(g, check, me, ctx) is None]
+    may_end = _end_refusal(plan, ctx) is None
     if may_end:
         options.append(END_TURN)
     elif not options:
@@ -217,12 +217,16 @@ def nothing_left(g) -> None:
 
 def end_refusal(g, me, ctx=None) -> tuple | None:
     """None when `me` may end the turn now (pack.yaml `end_turn`), else ("never",) or ("condition",)."""
-    rule = turn_plan(g.rules).end_turn
+    return _end_refusal(turn_plan(g.rules), ctx or Ctx(g, {}, me, None))
+
+
+def _end_refusal(plan, ctx) -> tuple | None:
+    rule = plan.end_turn
     if rule is None:
         return None
     if rule is False:
         return _NEVER
-    return None if rule(ctx or Ctx(g, {}, me, None)) else _CONDITION
+    return None if rule(ctx) else _CONDITION
 
 
 def refusal(g, action_id, me, ctx=None) -> tuple | None:
@@ -231,7 +235,12 @@ def refusal(g, action_id, me, ctx=None) -> tuple | None:
     never offered by itself, ("whole_turn",), ("limit", LIMIT), ("cost", COUNTER, AMOUNT, HAVE),
     ("available",). The checks run cheapest first, from a plan made once per pack (TurnPlan); `ctx`, the
     menu's one context for `me`, saves making one per action."""
-    hidden, whole_turn, limit, cost, available = turn_plan(g.rules).checks[action_id]
+    return _refusal(g, turn_plan(g.rules).checks[action_id], me, ctx)
+
+
+def _refusal(g, check, me, ctx) -> tuple | None:
+    """`refusal`, given the action's checks (TurnPlan.checks): the menu asks it of each action it offers."""
+    hidden, whole_turn, limit, cost, available, action_id = check
     if hidden:
         return _HIDDEN
     state: State = g.state
@@ -257,11 +266,11 @@ _LIMITED = ("once_per_turn", "once_per_game")
 class TurnPlan:
     """What the menu reads of the pack, worked out once per pack rather than at each of a game's hundreds
     of menus. `checks`: action id -> (hidden, whole_turn, limit or None, cost as (counter, amount) pairs,
-    available test or None), the test compiled by exists.py so that "is there some X?" stops at the first
-    X; `offered`: the actions that are not hidden, in the pack's order; `triggers`: (end rule, its trigger,
-    compiled the same way) for the end rules that have one; `menu`: whether turns have a menu (pack.yaml
-    `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is always on the menu, False when
-    never, else the condition (pack.yaml `end_turn`) under which it is."""
+    available test or None, the action id), the test compiled by exists.py so that "is there some X?" stops at
+    the first X; `offered`: (action id, its checks) of the actions that are not hidden, in the pack's order;
+    `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one; `menu`: whether
+    turns have a menu (pack.yaml `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is
+    always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is."""
 
     __slots__ = ("checks", "end_turn", "menu", "offered", "triggers")
 
@@ -270,7 +279,7 @@ class TurnPlan:
         rule = rules.manifest.get("end_turn")
         key = f"pack/{rules.manifest.get('id')}/end_turn"  # compiled when a condition, not `always` or `never`
         self.end_turn = False if rule == "never" else compile_condition(rules, key, rule) if key in rules.code else None
-        self.checks = {}
+        self.checks: dict[str, tuple] = {}
         for action_id, action in rules.actions.items():
             limit = action.get("limit", "unlimited")
             text = action.get("available")
@@ -282,8 +291,9 @@ class TurnPlan:
                 limit if limit in _LIMITED else None,
                 tuple((action.get("cost") or {}).items()),
                 available,
+                action_id,
             )
-        self.offered = tuple(a for a, check in self.checks.items() if not check[0])
+        self.offered = tuple((a, check) for a, check in self.checks.items() if not check[0])
         self.triggers = tuple(
             (rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))
             for rule in rules.ends
@@ -340,40 +350,49 @@ def triggered(g, rule, player) -> bool:
     return trigger is not None and bool(trigger(Ctx(g, {}, player, None)))
 
 
-def _check_end(g):
+def _check_end(g, plan=None):
+    """Test each end rule's trigger for every player in play, from the turn's player on (the first that holds
+    ends the game, as its `then` says): after every action and before every turn."""
     state: State = g.state
-    if state["ending"] is not None or state["stage"] in ("game_end", "result", "over"):
+    triggers = (plan or turn_plan(g.rules)).triggers
+    if not triggers or state["ending"] is not None or state["stage"] in _ENDED:
         return
     current = state["turn"]["player"]
-    triggers = turn_plan(g.rules).triggers
-    if not triggers:
-        return
-    ctx = Ctx(g, {}, current, None)
-    out = out_of_play(g)
+    out = state.get("out") or {}  # out_of_play
     seats = g.players_from(current)
-    testing = [p for p in seats if p not in out] or seats  # a player out triggers nothing, unless all are
+    # a player out triggers nothing, unless all are
+    testing = ([p for p in seats if p not in out] or seats) if out else seats
+    ctx = Ctx(g, {}, current, None)
     for rule, trigger in triggers:
         for player in testing:
             ctx.me = player
-            if not trigger(ctx):
-                continue
-            then = rule.get("then", "immediate")
-            queue = []
-            if then == "last_turns_then_trigger_player":
-                # the others in turn order after the current turn (which counts as its player's last),
-                # then the trigger player
-                queue = [p for p in seats[1:] if p != player and p not in out] + [player]
-                if player == current:
-                    state["turn"]["closing"] = True
-            elif then == "finish_round" and not g.rules.in_rounds:  # a round of a `rounds` pack is one turn
-                order = g.players_from(first_player(g))
-                queue = [p for p in order[order.index(current) + 1 :] if p not in out]
-            state["ending"] = {"rule": rule["id"], "by": player, "queue": queue, "then": then}
-            g.log(f"{player} triggers the end of the game ({rule.get('name', rule['id'])})")
-            if then == "immediate":
-                state["stack"].clear()
-                state["stage"] = "game_end"
-            return
+            if trigger(ctx):
+                _end_triggered(g, rule, player, current, seats, out)
+                return
+
+
+_ENDED = ("game_end", "result", "over")
+
+
+def _end_triggered(g, rule, player, current, seats, out):
+    """The end rule `rule` holds for `player`: the game ends as its `then` says."""
+    state: State = g.state
+    then = rule.get("then", "immediate")
+    queue = []
+    if then == "last_turns_then_trigger_player":
+        # the others in turn order after the current turn (which counts as its player's last),
+        # then the trigger player
+        queue = [p for p in seats[1:] if p != player and p not in out] + [player]
+        if player == current:
+            state["turn"]["closing"] = True
+    elif then == "finish_round" and not g.rules.in_rounds:  # a round of a `rounds` pack is one turn
+        order = g.players_from(first_player(g))
+        queue = [p for p in order[order.index(current) + 1 :] if p not in out]
+    state["ending"] = {"rule": rule["id"], "by": player, "queue": queue, "then": then}
+    g.log(f"{player} triggers the end of the game ({rule.get('name', rule['id'])})")
+    if then == "immediate":
+        state["stack"].clear()
+        state["stage"] = "game_end"
 
 
 def _result(g):

@@ -17,7 +17,7 @@ from .context import Ctx
 from .driver import nothing_left, start_action
 from .driver import step as driver_step
 from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
-from .protocol import CHANCE
+from .protocol import CHANCE, allowed_for
 from .state import State
 from .undo import fail
 from .why import dead_end
@@ -27,9 +27,10 @@ MAX_FRAMES = 64  # effects performing effects
 
 def push(g, code_key: str, me, card=None, env=None):
     """Start an effect: a new frame on top of the stack, run by `advance`."""
-    if len(g.state["stack"]) >= MAX_FRAMES:
+    stack = g.state["stack"]
+    if len(stack) >= MAX_FRAMES:
         raise ContentError(f"effects perform each other more than {MAX_FRAMES} deep", code_key, code="X104")
-    g.state["stack"].append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card, "wait": None})
+    stack.append({"code": code_key, "pc": 0, "env": env or {}, "me": me, "card": card, "wait": None})
 
 
 def answer(g, player, option):
@@ -47,27 +48,25 @@ def answer(g, player, option):
             state["attempt"]["path"].append(",".join(map(str, given)))
             state["attempt"]["counts"].append(-1)  # answers of several players: never pruned
         state["pending"] = None
-        frame = state["stack"][-1]
-        resume_verb(g, frame, g.rules.code[frame["code"]].steps[frame["pc"]], given)
+        resume_verb(g, state["stack"][-1], given)
         return
     state["pending"] = None
-    if state["attempt"] is not None:
-        state["attempt"]["path"].append(option)
-        state["attempt"]["counts"].append(len(pending["options"]))
+    attempt = state["attempt"]
+    if attempt is not None:
+        attempt["path"].append(option)
+        attempt["counts"].append(len(pending["options"]))
     if pending["kind"] == "action":
         start_action(g, pending["options"][option], pending, option)
         return
-    frame = state["stack"][-1]
-    step = g.rules.code[frame["code"]].steps[frame["pc"]]
-    resume_verb(g, frame, step, option)
+    resume_verb(g, state["stack"][-1], option)
 
 
-def resume_verb(g, frame, step, given):
+def resume_verb(g, frame, given):
     """The verb the innermost frame waits at takes the answer; it finishes or asks again."""
-    ctx = Ctx(g, frame["env"], frame["me"], frame["card"])
     code = g.rules.code[frame["code"]]
+    verb = code.steps[frame["pc"]][1]
     try:
-        pending = step[1].resume(g, ctx, frame, given)
+        pending = verb.resume(g, Ctx(g, frame["env"], frame["me"], frame["card"]), frame, given)
     except ContentError as exc:
         at_text(exc, code.key, code.offsets[frame["pc"]])
         raise
@@ -177,7 +176,7 @@ def advance(g):
     while state["stage"] != "over":
         pending = state["pending"]
         if pending is not None:
-            live = g._live_now(pending)[0]  # live_options, once per decision (Game._live_now)
+            live, legal = g._live_now(pending)  # live_options, once per decision (Game._live_now)
             if not live:
                 if state["attempt"] is not None:
                     fail(g, dead_end(g, pending.get("prompt", "")))
@@ -186,16 +185,19 @@ def advance(g):
                     nothing_left(g)
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
-            if (
-                len(live) == 1
-                and pending["by"] != [CHANCE]
-                and len(pending["by"]) == 1
-                and pending["kind"] not in ("ask", "invite", "action")
-            ):
-                answer(g, pending["by"][0], live[0])
+            kind = pending["kind"]
+            by = pending["by"]
+            if len(live) == 1 and len(by) == 1 and kind not in _ASKED_ALWAYS and by[0] != CHANCE:
+                answer(g, by[0], live[0])
                 continue
-            if pending["kind"] in ("secret", "bid"):  # those with one possible answer give it at once
-                forced = [(p, own[0]) for p in pending["by"] if len(own := g._legal_now(pending, p)) == 1]
+            if kind in _FORCED_EACH:  # those with one possible answer give it at once
+                forced = []
+                for player in by:
+                    own = legal.get(player)  # Game._legal_now, without going through the game again
+                    if own is None:
+                        own = legal[player] = allowed_for(pending, player, live)
+                    if len(own) == 1:
+                        forced.append((player, own[0]))
                 if forced:
                     for player, option in forced:
                         answer(g, player, option)
@@ -205,3 +207,7 @@ def advance(g):
             run_frame(g)
             continue
         driver_step(g)
+
+
+_ASKED_ALWAYS = ("ask", "invite", "action")  # asked even with one possible answer
+_FORCED_EACH = ("secret", "bid")  # answered by everyone at once: a player with one possible answer gives it

@@ -39,11 +39,15 @@ def allowed_for(pending, player, live):
     """The legal answers of one player, out of the `live` options (undo.live_options: every option less the known
     dead ends): a bid up to what the player holds (`limit`), or the player's own options of a choice made by
     everyone at once (`allowed`)."""
-    limit = pending.get("limit", {}).get(player)
-    if limit is not None:
-        live = [o for o in live if o < limit]
-    allowed = pending.get("allowed", {}).get(player)
+    limits = pending.get("limit")
+    if limits is not None:
+        limit = limits.get(player)
+        if limit is not None:
+            live = [o for o in live if o < limit]
+    allowed = pending.get("allowed")
     if allowed is not None:
-        own = set(allowed)
-        live = [o for o in live if o in own]
+        own = allowed.get(player)
+        if own is not None:
+            own = set(own)
+            live = [o for o in live if o in own]
     return live
