@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .protocol import END_TURN
+from .protocol import CHANCE, END_TURN
 
 
 class RandomAgent:
@@ -66,6 +66,7 @@ class GreedyAgent:
             last = len(legal) - 1
             for number, option in enumerate(legal):
                 game = imagined.clone() if number < last else imagined  # the last option may use up the deal
+                game.menus_for = me  # the rollout stops at another's menu: it is not worked out (driver._main)
                 game.apply(option, me)
                 self._rollout(game, me)
                 totals[number] += game.projected_margin(me, in_place=True)  # (scoring.py) the game is thrown away
@@ -82,19 +83,23 @@ class GreedyAgent:
         are imagined to the end of the round, else what a choice earns (pieces after the others' objections,
         food after the others' cards) never shows and every choice ties (issue 11, docs/calibration.md)."""
         in_rounds, number = game.rules.in_rounds, game.turn_number
+        state, rng = game.state, self.rng  # the pending decision read from the state: no Decision built for it
         for _ in range(self.rollout_steps):
-            decision = game.decision
-            if decision is None or (in_rounds and game.turn_number != number):
+            pending = state["pending"]
+            if pending is None or (in_rounds and state["turn"]["number"] != number):
                 return
-            if decision.is_chance:
+            players = pending["by"]
+            if players == [CHANCE]:
                 game.apply_chance()
                 continue
-            if me not in decision.players and not in_rounds:
+            if me not in players and not in_rounds:
                 return
-            for player in decision.players:
+            kind = pending["kind"]
+            for player in list(players):  # as they were asked: answering changes `by`
                 options = game.legal(player)
-                game.apply(options[self.rng.randrange(len(options))], player)
-                if game.decision is None or game.decision.kind != decision.kind:
+                game.apply(options[rng.randrange(len(options))], player)
+                after = state["pending"]
+                if after is None or after["kind"] != kind:
                     break
 
 

@@ -189,6 +189,11 @@ def _main(g):
     if turn["closing"] or g.rules.in_rounds or not plan.menu or me in out_of_play(g):
         state["stage"] = "turn_end"
         return
+    if g.menus_for is not None and g.menus_for != me and plan.end_turn is None:
+        # a look-ahead stops at another player's menu unread (agents.GreedyAgent): with "end turn" always on it, it
+        # is never empty (nothing_left), so working it out changes nothing; only who decides is set
+        state["pending"] = {"kind": "action", "by": [me], "options": [END_TURN]}
+        return
     ctx = Ctx(g, {}, me, None)  # one context for every check of this menu: conditions only read it
     options = [action_id for action_id, check in plan.offered if _refusal(g, check, me, ctx) is None]
     may_end = _end_refusal(plan, ctx) is None

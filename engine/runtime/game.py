@@ -49,6 +49,8 @@ class Game(Table):
         self.max_answers_per_turn: int | None = None  # None: no limit (replays, tests, imagined games)
         self._answers_in_turn = (None, 0)  # (turn number, answers given in it)
         self._answerable: tuple | None = None  # the live options and legal answers of one decision (_live_now)
+        # an imagined game read only at this player's menus (agents.GreedyAgent): others' are not worked out (driver._main)
+        self.menus_for: str | None = None
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .log_words import knows
+from .layout import OWNER, PUBLIC, TOP, cards_by_number, sight_of
 from .protocol import DONE
 from .rng import Streams
 from .state import APPEND_ONLY, State, copy_state
@@ -15,16 +15,16 @@ def clone(g):
     """An independent copy, for search and for agents' imagined games. The log and the history only
     grow and their entries are never changed, so the copy shares the entries (long games carry
     thousands of them) and copies the rest. The undo snapshot of the action under way is shared too:
-    nothing changes it once taken (undo.fail restores a copy of it), and it is as large as the state."""
+    nothing changes it once taken (undo.fail restores a copy of it), and it is as large as the state. So are the
+    pack's parameters, fixed for the game (the undo snapshot shares them too)."""
     state: State = g.state
-    copied = copy_state(state, skip=(*APPEND_ONLY, "attempt"))
+    copied = copy_state(state, shared=(*APPEND_ONLY, "attempt", "params"))  # in the state's order of keys
     for key in APPEND_ONLY:
         copied[key] = list(state[key])
     attempt = state["attempt"]
     if attempt is not None:
         attempt = {**attempt, "path": list(attempt["path"]), "counts": list(attempt["counts"])}
     copied["attempt"] = attempt
-    copied = {key: copied[key] for key in state}  # the state's own order of keys
     return type(g)(g.rules, copied)
 
 
@@ -37,27 +37,31 @@ def determinized(g, player, seed: int):
     copy = g.clone()
     rnd = random.Random(seed)
     state = copy.state
-    groups: dict[tuple, list[tuple[str, int]]] = {}  # (home deck, seat[, back seen]): places
-    with_backs = _has_backs(g.rules)
-    for key, cards in state["zones"].items():
-        for i, card in enumerate(cards):
-            if card is not None and not copy.can_see(card, player) and not knows(copy, card, player):
-                # a per-player set's cards trade places only with cards of the same set
-                home: tuple = (copy.card_def(card).get("deck") or "", g.rules.start[card][2])
-                if with_backs:  # a back everyone sees stays: only cards with that same back come there
-                    home += (copy.card_def(card).get("back") if copy.sees_back(card, player) else _UNSEEN,)
-                groups.setdefault(home, []).append((key, i))
-    imagined: dict[int, int] = {}  # a true card -> the card imagined in its place
-    for slots in groups.values():
-        cards = [state["zones"][k][i] for k, i in slots]
-        true = cards[:]
+    # (home deck, seat[, back seen]): the runs of places (zone key, first place, how many) whose cards trade places
+    groups: dict[tuple, list[tuple[str, int, int]]] = {}
+    for home, key, first, count in _unseen_runs(copy, player):
+        runs = groups.get(home)
+        if runs is None:
+            runs = groups[home] = []
+        runs.append((key, first, count))
+    zones, loc = state["zones"], state["loc"]
+    imagined: dict[int, int] = {}  # a true card -> the card imagined in its place, for the undo snapshot's re-deal
+    for runs in groups.values():
+        cards: list = []
+        for key, first, count in runs:
+            cards += zones[key][first : first + count]
+        true = cards[:] if state["attempt"] is not None else None
         rnd.shuffle(cards)
-        for (k, i), card, was in zip(slots, cards, true, strict=True):
-            state["zones"][k][i] = card
-            state["loc"][card] = k
-            if card != was:
-                imagined[was] = card
-    if imagined and state["attempt"] is not None:
+        at = 0
+        for key, first, count in runs:
+            dealt = cards[at : at + count]
+            zones[key][first : first + count] = dealt
+            for card in dealt:
+                loc[card] = key
+            at += count
+        if true is not None:
+            imagined.update((was, card) for was, card in zip(true, cards, strict=True) if was != card)
+    if imagined:
         _redeal_snapshot(state["attempt"], imagined)
     pending = state["pending"]
     if pending is not None and pending.get("answers"):  # others' secret answers are not known yet
@@ -72,6 +76,50 @@ def determinized(g, player, seed: int):
     return copy
 
 
+def _unseen_runs(g, player):
+    """The cards `player` can neither see (Table.can_see) nor place (log_words.knows), each with its home, whose
+    hidden cards it trades places with (_homes; and with backs, the back `player` sees there): (home, zone key,
+    first place, how many), the places of a zone in runs of one home, in the order of the zones and their cards.
+    Who sees a card is its zone's rule (layout.sight_of) unless it is shown: the rule is read once a zone, the zones
+    `player` sees are skipped whole, and a zone hiding every card it holds from one home (a deck) is one run,
+    worked out in C, not card by card (issue 16; tests/test_runtime_speed_h_greedy.py holds it to the
+    card-by-card re-deal of before)."""
+    state, rules = g.state, g.rules
+    placed = {int(card) for card, seen in state["shown"].items() if seen == "all" or (seen and player in seen)}
+    placed.update(int(card) for card, seats in (state.get("known") or {}).items() if player in seats)
+    homes, with_backs, sight = _homes(rules), _has_backs(rules), g._sight
+    for key, cards in state["zones"].items():
+        rule, owner = sight.get(key) or sight_of(rules, key)
+        if rule == PUBLIC or (rule == OWNER and owner is not None and owner == player):
+            continue
+        end = len(cards) - 1 if rule == TOP else len(cards)  # a zone that shows its top card: the last of its list
+        if end <= 0:
+            continue
+        whole = not with_backs and None not in cards and placed.isdisjoint(cards)  # every card hidden, no gaps
+        if whole and len(set(map(homes.__getitem__, cards[:end]))) == 1:  # ... and all of one home: one run
+            yield homes[cards[0]], key, 0, end
+            continue
+        for i in range(end):
+            card = cards[i]
+            if card is not None and card not in placed:
+                home = homes[card]
+                if with_backs:  # a back everyone sees stays: only cards with that same back come there
+                    home += (g.card_def(card).get("back") if g.sees_back(card, player) else _UNSEEN,)
+                yield home, key, i, 1
+
+
+def _homes(rules) -> list[tuple]:
+    """Each card number's home, whose hidden cards it may trade places with: (its deck, the seat of its per-player
+    set or None: a per-player set's cards trade places only with cards of the same set). Worked out once per pack
+    (as layout.cards_by_number: anew if the pack's cards change in number)."""
+    homes = rules.__dict__.get("_imagined_homes")
+    if homes is None or len(homes) != len(rules.instances):
+        homes = rules.__dict__["_imagined_homes"] = [
+            (card.get("deck") or "", start[2]) for card, start in zip(cards_by_number(rules), rules.start, strict=True)
+        ]
+    return homes
+
+
 def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
     """Put in the snapshot (a copy: clones share it) the card imagined in each true card's place. The re-dealt
     cards are those `player` can neither see nor place now, a set each card of the snapshot is in or not, so the
@@ -79,7 +127,8 @@ def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
     snap = copy_state(attempt["snap"], shared=("params", "pending"))
     zones, loc, was_at = snap["zones"], snap["loc"], attempt["snap"]["loc"]
     for key, cards in zones.items():
-        zones[key] = [imagined.get(card, card) if card is not None else None for card in cards]
+        if not imagined.keys().isdisjoint(cards):  # a zone holding no re-dealt card stays as copied
+            zones[key] = [imagined.get(card, card) if card is not None else None for card in cards]
     for card, instead in imagined.items():
         loc[instead] = was_at[card]
     attempt["snap"] = snap

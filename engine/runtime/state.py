@@ -163,31 +163,40 @@ _FLAT_LISTS = ("loc", "orient")  # a state's lists of numbers and texts only: a 
 def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
     """`plain_copy` of a state (or of part of one), the same keys in the same order. Its largest parts hold only
     numbers and texts one level down: the zones (lists of card numbers), `loc` and `orient`; a slice of each list is
-    its deep copy and costs a fraction of marshal's round trip. The rest goes through marshal in one round trip. The
-    undo snapshot at each action's start (driver.start_action) and `clone` pay for it (issue 16).
+    its deep copy and costs a fraction of marshal's round trip. The rest goes through marshal in one round trip, as
+    one dict in which the parts copied otherwise stand as None: marshal keeps the order of keys, so no part is
+    copied or placed key by key in Python. The undo snapshot at each action's start (driver.start_action) and
+    `clone` pay for it (issue 16).
     `shared`: keys whose values are kept as they are, for a caller that knows nothing changes them; `skip`: keys
     left out of the copy (one pass over the state, with no part-copy made first)."""
-    apart = set(shared).union(skip)
-    flat = [key for key in _FLAT_LISTS if type(data.get(key)) is list]
-    if type(data.get("zones")) is dict:
-        flat.append("zones")
-    apart.update(flat)
-    rest = plain_copy({key: value for key, value in data.items() if key not in apart})
-    copied = {}
-    for key, value in data.items():
-        if key in rest:
-            copied[key] = rest[key]
-        elif key in skip:
-            continue
+    outline = dict(data)  # the keys in order; the parts copied apart are put in after marshal's round trip
+    apart = {}
+    for key in (*_FLAT_LISTS, "zones", *shared, *skip):
+        if key in outline and key not in apart:  # a key named twice (`shared` a flat list) is set apart once
+            apart[key] = outline[key]
+            outline[key] = None
+    copied = plain_copy(outline)
+    for key, value in apart.items():
+        if key in skip:
+            del copied[key]
         elif key in shared:
             copied[key] = value
-        elif key == "zones":
-            copied[key] = {
-                zone: cards[:] if type(cards) is list else plain_copy(cards) for zone, cards in value.items()
-            }
-        else:
+        elif key == "zones" and type(value) is dict:
+            copied[key] = _copied_zones(value)
+        elif key != "zones" and type(value) is list:  # loc, orient
             copied[key] = value[:]
+        else:  # a part of another shape (a state built by hand): marshal's copy
+            copied[key] = plain_copy(value)
     return copied
+
+
+def _copied_zones(zones: dict) -> dict:
+    """A copy of the zones: each zone's list sliced in C (list.copy over them all), marshal's copy for a zone of
+    another shape."""
+    try:
+        return dict(zip(zones, map(list.copy, zones.values()), strict=True))
+    except TypeError:  # a zone that is not a list
+        return {zone: cards[:] if type(cards) is list else plain_copy(cards) for zone, cards in zones.items()}
 
 
 def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
