@@ -174,7 +174,9 @@ def _index(g, items, i):
     """`LIST[i]`, counting from 1: a list keeps its places, a `none` in it included (`[c.a_needs, none][2]` is
     the second item, never a later one moved up); a zone reads as its cards."""
     items = items if type(items) is list else g.items_read(items)
-    spend(g, len(items))
+    g.work -= len(items)  # spend(), without its call: a menu reads many places
+    if g.work < 0:
+        out_of_work()
     return items[i - 1] if isinstance(i, int) and 1 <= i <= len(items) else None
 
 

@@ -3,6 +3,9 @@ the DSL function that asks whether a cost can be paid (functions.py), which must
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import ge, sub
+
 
 def joker_of(value) -> tuple[str | None, int]:
     """The joker set a `with [card, n]` names: (card id, how many stand for one item), or (None, 0)."""
@@ -14,31 +17,34 @@ def joker_of(value) -> tuple[str | None, int]:
 def cost_payable(items, counts, joker=None, n=0) -> bool:
     """Whether cards counted by id (`counts`) cover the cost `items`, `n` jokers standing for any one item.
     Paying a joker item with jokers never helps, so only the shortfall of other items needs jokers: for each
-    item, what it needs beyond the cards of its id. Without jokers it stops at the first item the cards cannot
-    cover."""
-    with_jokers = bool(joker and n)
-    needs, jokers_named = counted(items, joker)
-    short = 0
-    for item, need in needs:
-        have = counts.get(item, 0)
-        if need > have:
-            if not with_jokers:
-                return False
-            short += need - have
-    if not with_jokers:
-        return True
+    item, what it needs beyond the cards of its id. The items are compared by `map` (no Python step per item:
+    a menu checks many costs): without jokers, each item's cards must cover it."""
+    try:
+        kinds, needs, jokers_named = _counted[tuple(items), joker]  # a cost seen before (the commonest)
+    except (KeyError, TypeError):
+        kinds, needs, jokers_named = _split(items, joker)
+    haves = map(counts.get, kinds, repeat(0))
+    if not (joker and n):
+        return all(map(ge, haves, needs))
+    short = sum(map(max, map(sub, needs, haves), repeat(0)))  # what the cards of each id leave unpaid
     spare = counts.get(joker, 0) - jokers_named
     return spare >= 0 and short * n <= spare
 
 
 _COUNTED_KEPT = 4_096  # costs kept (a pack has a few dozen) before the table starts again
-_counted: dict[tuple, tuple[tuple[tuple, ...], int]] = {}
+_counted: dict[tuple, tuple[tuple, tuple, int]] = {}
 
 
 def counted(items, joker) -> tuple[tuple[tuple, ...], int]:
     """A cost's items other than the joker counted, ((item, how many), ...) in the order each first comes, and how
-    many joker items it names (a joker item is paid with joker cards only). Kept under the cost and the joker
-    themselves, so never out of date: a menu checks the same printed costs again and again."""
+    many joker items it names (a joker item is paid with joker cards only)."""
+    kinds, needs, named = _split(items, joker)
+    return tuple(zip(kinds, needs, strict=True)), named
+
+
+def _split(items, joker) -> tuple[tuple, tuple, int]:
+    """`counted` as (the items, how many of each, the joker items), kept under the cost and the joker themselves,
+    so never out of date: a menu checks the same printed costs again and again."""
     key = (tuple(items), joker)
     try:
         found = _counted.get(key)
@@ -51,7 +57,7 @@ def counted(items, joker) -> tuple[tuple[tuple, ...], int]:
     return found
 
 
-def _counting(items, joker) -> tuple[tuple[tuple, ...], int]:
+def _counting(items, joker) -> tuple[tuple, tuple, int]:
     needs: dict = {}
     named = 0
     for item in items:
@@ -59,4 +65,4 @@ def _counting(items, joker) -> tuple[tuple[tuple, ...], int]:
             named += 1
         else:
             needs[item] = needs.get(item, 0) + 1
-    return tuple(needs.items()), named
+    return tuple(needs), tuple(needs.values()), named

@@ -37,6 +37,8 @@ def _count(c, items):
     if type(items) is str and items not in g._slotted:
         zone = g.state["zones"].get(items)  # a zone without gaps: its length (the commonest count)
         count = len(zone) if zone is not None else len(g.items_read(items))
+    elif type(items) is list and None not in items:  # a list without gaps: its length (as items_read reads it)
+        count = len(items)
     else:
         count = len(g.items_read(items))
     g.work -= count
@@ -129,17 +131,17 @@ def _can_pay(c, cost, zone, joker=None):
 def _can_pay_ready(c, zone, joker=None):
     """What `can_pay` reads besides the cost: the zone's cards counted by id, and the joker set. A loop that checks
     many costs against the same zone and joker works it out once (PREPARED)."""
-    return _tally(c.g, zone), joker_of(joker)
+    return (_tally(c.g, zone), *joker_of(joker))
 
 
 def _can_pay_with(c, cost, ready):
+    """`ready`: the counts, the joker's card id and how many jokers stand for one item."""
     g = c.g
-    counts, (joker_id, joker_n) = ready
     items = cost if type(cost) is list else list(cost or [])
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
-    return cost_payable(items, counts, joker_id, joker_n)
+    return cost_payable(items, *ready)
 
 
 def _copies(c, card, zone):
@@ -230,11 +232,10 @@ def _amount(c, counter, player=None, key=_NO_KEY):
 
 
 def _own(c, zone, player):
-    own = c.g._own_keys.get(zone) if type(zone) is str and type(player) is str else None
-    if own is not None:
-        key = own.get(player)
-        if key is not None:
-            return key
+    try:  # a zone every player has, of a player: its key, made once per pack (layout.own)
+        return c.g._own_keys[zone][player]
+    except (KeyError, TypeError):  # not one of them (a list or another value as zone or player: not a key)
+        pass
     key = c.g.zone_key(zone, player)
     if key.split(":")[-1] != player:
         raise ValueError(f"`{zone}` is not a zone every player has")
