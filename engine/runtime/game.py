@@ -48,7 +48,8 @@ class Game(Table):
         self.work = WORK_BUDGET  # what is left of this answer's work budget (budget.py)
         self.max_answers_per_turn: int | None = None  # None: no limit (replays, tests, imagined games)
         self._answers_in_turn = (None, 0)  # (turn number, answers given in it)
-        self._answerable: tuple | None = None  # the live options and legal answers of one decision (_live_now)
+        # the live options and legal answers of one decision, with what they are worked out from (_live_now)
+        self._answerable: tuple = (None, -1, None, 0, None, ([], {}), -1)
         # an imagined game read only at this player's menus (agents.GreedyAgent): others' are not worked out (driver._main)
         self.menus_for: str | None = None
 
@@ -173,24 +174,36 @@ class Game(Table):
         worked out from: the pending decision itself (a new decision is a new dict; the engine changes one in
         place only as its players answer, which `allowed_for` does not read: `by`, `answers`), its options, the
         dead ends known (a new list whenever undo.fail adds one) and the answers so far of the action under way
-        (the attempt's `path`, appended to as a decision is answered). Callers never change what it returns."""
+        (the attempt's `path`, appended to as a decision is answered). With no dead end known the live options
+        are every option, whatever the path: kept with no list of dead ends (None), the repeat asks compare only
+        the decision, by identity, and its number of options. Callers never change what it returns."""
+        known = self._answerable
+        if known[0] is pending and known[1] == len(pending["options"]):
+            dead = self.state["dead"]
+            if not dead:
+                if known[2] is None:  # worked out with no dead end known either
+                    return known[5]
+            elif known[2] is dead and known[3] == len(dead):
+                attempt = self.state["attempt"]
+                if known[4] is attempt and (attempt is None or known[6] == len(attempt["path"])):
+                    return known[5]
+        return self._work_out_live(pending)
+
+    def _work_out_live(self, pending) -> tuple[list[int], dict]:
+        """`_live_now` for a decision asked for the first time (or whose key has changed): kept with its key."""
         state = self.state
         dead, attempt = state["dead"], state["attempt"]
-        path = len(attempt["path"]) if attempt is not None else -1
-        known = self._answerable
-        if (
-            known is not None
-            and known[0] is pending
-            and known[1] is dead
-            and known[2] == len(dead)
-            and known[3] is attempt
-            and known[4] == path
-            and known[5] == len(pending["options"])
-        ):
-            return known[6], known[7]
-        live = self._live(pending)
-        self._answerable = (pending, dead, len(dead), attempt, path, len(pending["options"]), live, {})
-        return live, self._answerable[7]
+        answerable: tuple[list[int], dict] = (self._live(pending), {})
+        self._answerable = (
+            pending,
+            len(pending["options"]),
+            dead or None,  # the dead ends and the action's answers so far matter only when there are some
+            len(dead),
+            attempt,
+            answerable,
+            len(attempt["path"]) if attempt is not None else -1,
+        )
+        return answerable
 
     def _legal_now(self, pending, player) -> list[int]:
         """`allowed_for(pending, player, live options)`, once per decision and player (`_live_now`)."""
@@ -229,10 +242,14 @@ class Game(Table):
             raise GameError(f"{option!r} is not a legal answer", code="X204")
         if self.max_answers_per_turn is not None:
             self._count_answer()
-        self.work = WORK_BUDGET
-        self.state["history"].append([player, option])
         if player == CHANCE:  # the stream moves on whoever answered (the state's model or a person)
             self.rng.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"])
+        self._take(player, option)
+
+    def _take(self, player, option):
+        """Apply an answer found legal (and counted): recorded, given, and the game run to the next decision."""
+        self.work = WORK_BUDGET
+        self.state["history"].append([player, option])
         self._answer(player, option)
         self._advance()
 
@@ -247,12 +264,25 @@ class Game(Table):
         self._answers_in_turn = (number, answers + 1)
 
     def apply_chance(self):
-        """Let the state's own random stream answer a chance decision (dice, an oracle's model)."""
+        """Let the state's own random stream answer a chance decision (dice, an oracle's model).
+        The draw `apply` makes for a chance answer is made once, on the game's stream: an outcome that is legal
+        with no answer limit to count is taken at once; otherwise the stream is put back as it was and `apply`
+        answers the long way (it checks, counts and draws again, the same draw), raising as it always has."""
         pending = self.state["pending"]
         if pending is None or pending["by"] != [CHANCE]:
             raise GameError("no chance decision is pending", code="X201")
-        peek = Streams(dict(self.state["rng"]), self.state["seed"])
-        self.apply(peek.weighted(f"chance:{pending.get('stream', 'dice')}", pending["probs"]), CHANCE)
+        stream = f"chance:{pending.get('stream', 'dice')}"
+        table = self.rng.table
+        before = table.get(stream)
+        option = self.rng.weighted(stream, pending["probs"])
+        if self.max_answers_per_turn is None and option in self._legal_now(pending, CHANCE):
+            self._take(CHANCE, option)
+            return
+        if before is None:
+            del table[stream]
+        else:
+            table[stream] = before
+        self.apply(option, CHANCE)
 
     # ------------------------------------------------------------------ done elsewhere, bound here
     # Plain functions of the game, bound as methods: `self._advance()` costs what it did as a method.

@@ -66,6 +66,12 @@ class Ruleset:
     code: dict[str, object] = field(default_factory=dict)  # "action/explore" -> compiled code
     fingerprint: str = ""  # changes whenever any document changes
     sources: dict[str, Source] = field(default_factory=dict)
+    # `turns: rounds`: the table plays round after round, driven by phases, with no turn menus. Read from the
+    # manifest once, as the pack is built (a pack is never edited after): the turn driver reads it at every turn.
+    in_rounds: bool = field(init=False)
+
+    def __post_init__(self):
+        self.in_rounds = self.manifest.get("turns") == "rounds"
 
     @property
     def players(self) -> tuple[int, int]:
@@ -154,11 +160,6 @@ class Ruleset:
         """`cooperative: true`: the players are one team that wins or loses together, so a bot that looks
         ahead weighs the team's position, not its lead over the others (who are its partners)."""
         return self.manifest.get("cooperative") is True
-
-    @property
-    def in_rounds(self) -> bool:
-        """`turns: rounds`: the table plays round after round, driven by phases, with no turn menus."""
-        return self.manifest.get("turns") == "rounds"
 
 
 def load(root: Path) -> Ruleset:
