@@ -17,6 +17,8 @@ import pytest
 import yaml
 from conftest import write_tree
 from scenario import ruleset
+from test_greedy_agent import _sampled_states
+from test_turn_rules import NEVER
 
 from engine.runtime import imagine
 from engine.runtime.agents import GreedyAgent
@@ -69,19 +71,8 @@ def _determinized_as_before(g, player, seed: int):
 
 
 def _states(pack, players, seed, answers, every):
-    """Copies of every `every`th state of a seeded random game of `answers` answers."""
-    game = Game.new(ruleset(pack), players, seed)
-    rnd, states = random.Random(seed), []
-    while not game.over and len(game.state["history"]) < answers:
-        if len(game.state["history"]) % every == 0:
-            states.append(game.clone())
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        legal = game.legal(decision.players[0])
-        game.apply(legal[rnd.randrange(len(legal))], decision.players[0])
-    return states
+    """Copies of every `every`th state of a seeded random game of `answers` answers (a game not over)."""
+    return [state for state in _sampled_states(pack, players, seed, answers, every) if not state.over]
 
 
 @pytest.mark.parametrize(
@@ -186,22 +177,6 @@ def test_a_rollout_ends_in_the_same_game_without_others_menus():
     assert tried > 20
 
 
-_NEVER = """{kind: counter, id: chips, name: Chips, owner: player, start: 2}
----
-{kind: counter, id: vp, name: VP, owner: player}
----
-kind: action
-id: bet
-name: Bet a chip
-available: me.chips > 0
-effect: |
-  lose 1 chips
-  gain 1 vp
----
-{kind: end, id: late, name: Late, trigger: turn_number > 4, then: immediate, result: most, counter: vp}
-"""
-
-
 @pytest.mark.parametrize("end_turn", ["never", "always"])
 def test_a_menu_that_may_be_empty_is_worked_out_for_a_look_ahead_too(tmp_path, end_turn):
     """With `end_turn: never` a menu may be empty, and the turn then ends by itself ("P2 has nothing left to do"):
@@ -209,7 +184,7 @@ def test_a_menu_that_may_be_empty_is_worked_out_for_a_look_ahead_too(tmp_path, e
     on the menu, P2's menu is left unworked."""
     manifest = {"kind": "pack", "id": "turns", "name": "Turns", "version": "1.0.0", "players": {"min": 2, "max": 2}}
     root = write_tree(
-        tmp_path / "turns", {"pack.yaml": yaml.safe_dump({**manifest, "end_turn": end_turn}), "rules.yaml": _NEVER}
+        tmp_path / "turns", {"pack.yaml": yaml.safe_dump({**manifest, "end_turn": end_turn}), "rules.yaml": NEVER}
     )
     game = Game.new(load(root), 2, 0)
     game.state["counters"]["P2"]["chips"] = 0  # P2 can do nothing
