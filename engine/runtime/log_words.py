@@ -179,10 +179,16 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
         seen.append(sight)
         if sight != everyone and g.card_def(card).get("back") and g.sees_back(card, None):
             backs.append(card)
-    kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
+    if set(map(type, chosen)) <= _FLAT:  # card numbers or names, most often: a copy of the list is enough
+        kept = list(chosen)
+    else:
+        kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
     g.state["log"].append(
         [CHOICE, setup_flag(g), by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]
     )
+
+
+_FLAT = frozenset({int, str})  # values a choice's line keeps as they are (log_choice)
 
 
 def cards_named(chosen: list, total: int) -> list[int]:

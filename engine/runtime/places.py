@@ -34,6 +34,10 @@ def cards_in_place(g, key: str) -> int:
 def room(g, key: str) -> int:
     """How many more cards fit: the free slots of a row of slots, what is left of a capacity, else as many
     as the game has cards (no limit)."""
+    cap = g._capacity.get(key)  # a capacity of the layout (its keys only): a place on the board, most often
+    if cap is not None and key not in g._slotted:
+        zones = g.state["zones"]
+        return max(0, cap - sum(map(len, map(zones.__getitem__, g.layout.place[key]))))
     if key in g._zone_defs:  # the layout's tables: one zone, or all players' zones of one id
         cap = g._capacity.get(key)
         if key in g._slotted:

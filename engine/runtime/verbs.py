@@ -33,9 +33,27 @@ from .places import slide
 from .protocol import DONE
 
 
-def _constant(word):
-    """An argument that is a plain name: always that word."""
-    return lambda c: word
+class Fixed:
+    """An argument whose value is known when the verb is built: a plain name (`gain 1 vp`: the counter), a number
+    or a text as written. Callable as every argument is; a verb binds its value once (`VerbStep.argument`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, c):
+        return self.value
+
+
+def _written(compiler, node):
+    """An argument as a function of the context: the value itself when it is written as a number or a plain text
+    (what codegen makes of them: `int`, `str`), else the compiled expression."""
+    if node[0] == "num":
+        return Fixed(int(node[2]))
+    if node[0] == "str":
+        return Fixed(str(node[2]))
+    return compiler.expr(node)
 
 
 def compile_verb(compiler, node):
@@ -51,9 +69,9 @@ def compile_verb(compiler, node):
     for param, arg in zip(spec.params_for(len(args)), args, strict=False):
         raw[param.name] = arg
         if param.type == "name" or param.type == "counter" and _names_counter(compiler, arg):
-            compiled[param.name] = _constant(arg[2])
+            compiled[param.name] = Fixed(arg[2])
         else:
-            compiled[param.name] = compiler.expr(arg)
+            compiled[param.name] = _written(compiler, arg)
     for prep, _offset, value in clauses:
         raw[prep] = value
         if prep == "as":
@@ -62,11 +80,11 @@ def compile_verb(compiler, node):
         elif (kind := getattr(spec.clauses.get(prep), "type", "")) == "moment" or (  # a word: `until round_end`
             kind == "counter" and _names_counter(compiler, value)
         ):
-            compiled[prep] = _constant(value[2])
+            compiled[prep] = Fixed(value[2])
         elif prep == "showing":  # worked out per option, `item` the option
             compiled[prep] = compiler.item_expr(value)
         else:
-            compiled[prep] = compiler.expr(value)
+            compiled[prep] = _written(compiler, value)
     if name in ("choose", "choose_secretly"):
         impl = IMPLEMENTATIONS[name](name, compiled, raw, frozenset(compiler.numeric))
         impl.shape = option_shape(raw.get("from"), compiler.numeric, getattr(compiler, "shapes", {}))
@@ -180,6 +198,16 @@ class VerbStep:
         f = self.args.get(key)
         return f(c) if f is not None else default
 
+    def argument(self, key, default=None) -> tuple:
+        """An argument as the hot verbs read it, bound once when the verb is built: (None, its value) when it is
+        `Fixed` or not given (`default`), else (its function, None). `value` does the same at each call."""
+        f = self.args.get(key)
+        if f is None:
+            return None, default
+        if type(f) is Fixed:
+            return None, f.value
+        return f, None
+
     def player(self, c):
         """Whom the verb is done for: `for PLAYER`, else the acting player."""
         f = self.for_player
@@ -195,6 +223,8 @@ class VerbStep:
             c.env[name] = value
 
     def cards(self, c, value):
+        if type(value) is int:  # one card, most often
+            return [value]
         items = c.g.items_read(value)  # only read: `cards` is a new list
         cards = [x for x in items if type(x) is int]
         if len(cards) != len(items):  # a card's id names a kind of card, never one on the table: say so, not nothing
@@ -214,16 +244,26 @@ class VerbStep:
 class Gain(VerbStep):
     sign = 1
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.amount_of, self.amount = self.argument("amount")
+        self.counter_of, self.counter = self.argument("counter")
+        self.on_card, self.at_key = args.get("on"), args.get("at")
+
     def run(self, g, c, frame):
-        amount = int(self.value(c, "amount") or 0) * self.sign
-        counter, player = self.value(c, "counter"), self.player(c)
-        if "on" in self.args:  # a counter with `owner: card`: one card's number
-            card = self.value(c, "on")
+        f = self.amount_of
+        amount = int((self.amount if f is None else f(c)) or 0) * self.sign
+        f = self.counter_of
+        counter = self.counter if f is None else f(c)
+        f = self.for_player
+        player = c.me if f is None else f(c) or c.me
+        if self.on_card is not None:  # a counter with `owner: card`: one card's number
+            card = self.on_card(c)
             changed = g.set_card_counter(card, counter, bounded_int(g.card_counter(card, counter) + amount))
             log_card_counted(g, card, counter, changed)
             return
-        if "at" in self.args:  # a counter with `keys`: the number at one key
-            key = self.value(c, "at")
+        if self.at_key is not None:  # a counter with `keys`: the number at one key
+            key = self.at_key(c)
             changed = g.set_counter(player, counter, bounded_int(g.counter_at(player, counter, key) + amount), key)
         else:
             changed = g.set_counter(
@@ -250,9 +290,16 @@ def _one_number(value, counter):
 
 
 class Pay(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.amount_of, self.amount = self.argument("amount")
+        self.counter_of, self.counter = self.argument("counter")
+
     def run(self, g, c, frame):
-        amount = int(self.value(c, "amount") or 0)
-        counter, player = self.value(c, "counter"), self.player(c)
+        f = self.amount_of
+        amount = int((self.amount if f is None else f(c)) or 0)
+        f = self.counter_of
+        counter, player = self.counter if f is None else f(c), self.player(c)
         have = _one_number(g.counter(player, counter), counter)
         if have < amount:
             return "fail"
@@ -260,9 +307,16 @@ class Pay(VerbStep):
 
 
 class Set(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.counter_of, self.counter = self.argument("counter")
+        self.to_of, self.to = self.argument("to")
+
     def run(self, g, c, frame):
-        counter, player = self.value(c, "counter"), self.player(c)
-        value = self.value(c, "to")
+        f = self.counter_of
+        counter, player = self.counter if f is None else f(c), self.player(c)
+        f = self.to_of
+        value = self.to if f is None else f(c)
         if "on" in self.args and counter in g.rules.counters:  # a counter with `owner: card`: one card's number
             card = self.value(c, "on")
             g.set_card_counter(card, counter, bounded_int(int(value or 0)))
@@ -289,6 +343,9 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     act ("Axe is moved from ...")."""
     if not cards:
         return
+    if len(cards) == 1:
+        _move_one_logged(g, cards[0], target, actor, verb, slot)
+        return
     before = [seen_by(g, x) for x in cards]
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
@@ -306,14 +363,40 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     g.state["log"].append([MOVE, setup, actor, verb, source, target, list(cards), seen])
 
 
+def _move_one_logged(g, card, target, actor, verb, slot):
+    """`_move_logged` of one card: the same move, memory and line, without the loops."""
+    state = g.state
+    before = seen_by(g, card)
+    source = state["loc"][card]
+    g.move(card, target, slot)
+    setup = 0
+    if g.in_setup():
+        setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
+    now = seen_by(g, card)
+    if before & ~now:
+        remember(g, card, before & ~now)
+    state["log"].append([MOVE, setup, actor, verb, source, target, [card], [before | now]])
+
+
 class Draw(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.amount_of, self.amount = self.argument("amount")
+        self.from_of, self.source = self.argument("from")
+        self.to_of, self.to = self.argument("to")
+        self.at_of, self.at = self.argument("at")
+
     def run(self, g, c, frame):
         player = self.player(c)
-        amount = int(self.value(c, "amount") or 0)
-        source = g.zone_key(self.value(c, "from"), player)
-        target_value = self.value(c, "to")
+        f = self.amount_of
+        amount = int((self.amount if f is None else f(c)) or 0)
+        f = self.from_of
+        source = g.zone_key(self.source if f is None else f(c), player)
+        f = self.to_of
+        target_value = self.to if f is None else f(c)
         target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
-        slot = self.value(c, "at")
+        f = self.at_of
+        slot = self.at if f is None else f(c)
         drawn = []
         zones = g.state["zones"]
         for _ in range(amount):
@@ -323,7 +406,7 @@ class Draw(VerbStep):
                     break
                 card = next(x for x in reversed(zones[source]) if x is not None)
             drawn.append(card)
-            _move_logged(g, [card], target, acting(c), "draws", slot)
+            _move_one_logged(g, card, target, acting(c), "draws", slot)
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
@@ -334,18 +417,24 @@ class Move(VerbStep):
 
     def __init__(self, name, args, raw):
         super().__init__(name, args, raw)
-        self.to, self.moved, self.at = args.get("to"), args.get("cards"), args.get("at")
+        self.to_of, self.to = self.argument("to")
+        self.at_of, self.at = self.argument("at")
+        self.moved = args.get("cards")
 
     def run(self, g, c, frame):
-        player = self.player(c)
-        target_value = self.to(c) if self.to is not None else None
+        f = self.for_player
+        player = c.me if f is None else f(c) or c.me
+        f = self.to_of
+        target_value = self.to if f is None else f(c)
         if target_value is None:
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
                 raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
         target = g.zone_key(target_value, player)
         cards = self.cards(c, self.moved(c) if self.moved is not None else None)
-        _move_logged(g, cards, target, acting(c), self.word, self.at(c) if self.at is not None else None)
+        actor = None if c.env.get(NOBODY) else c.me  # `acting`, without its call: most effects move cards
+        f = self.at_of
+        _move_logged(g, cards, target, actor, self.word, self.at if f is None else f(c))
 
 
 class Take(Move):
@@ -356,9 +445,15 @@ class Discard(VerbStep):
     """The log names whose card it is: a card leaving a player's zone is that player's discard ("P2 discards
     Arrow from P2's hand"), whoever's effect asked for it; a card of a shared zone is the actor's."""
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.to_of, self.to = self.argument("to")
+        self.discarded = args.get("cards")
+
     def run(self, g, c, frame):
-        target_value = self.value(c, "to")
-        for card in self.cards(c, self.value(c, "cards")):
+        f = self.to_of
+        target_value = self.to if f is None else f(c)
+        for card in self.cards(c, self.discarded(c) if self.discarded is not None else None):
             target = g.zone_key(target_value, c.me) if target_value is not None else g.discard_pile(card)
             actor = acting(c)
             _move_logged(g, [card], target, actor and (g.owner_of(card) or actor), "discards")
@@ -420,8 +515,13 @@ class Shuffle(VerbStep):
 
 
 class Turn(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.to_of, self.to = self.argument("to")
+
     def run(self, g, c, frame):
-        orientation = self.value(c, "to")
+        f = self.to_of
+        orientation = self.to if f is None else f(c)
         actor, word = acting(c), ORIENTATIONS[int(orientation)]
 
         def line(label):
@@ -439,13 +539,21 @@ class Choose(VerbStep):
     def __init__(self, name, args, raw, numeric=frozenset()):
         super().__init__(name, args, raw)
         self.of_cards = options_are_cards(raw, numeric)
+        self.unless = args.get("unless")
+        self.amount_of, self.amount = self.argument("amount", 1)
+        self.from_of, self.source = self.argument("from")
+        self.by_of, self.by = self.argument("by")
+        self.with_of, self.prompt = self.argument("with")
+        self.showing = args.get("showing")
 
     def run(self, g, c, frame):
-        if self.value(c, "unless"):
-            self.bind(c, None if self.single() else [])
+        if self.unless is not None and self.unless(c):
+            self.bind(c, None if self.binds_one else [])
             return None
-        amount = self.value(c, "amount", 1)
-        candidates = g.items_of(self.value(c, "from"))
+        f = self.amount_of
+        amount = self.amount if f is None else f(c)
+        f = self.from_of
+        candidates = g.items_of(self.source if f is None else f(c))
         spend(g, len(candidates))
         if amount == "all":
             low = high = len(candidates)
@@ -455,14 +563,16 @@ class Choose(VerbStep):
             low = high = int(amount or 0)
         high = min(high, len(candidates))
         if high <= 0 and low <= 0:
-            self.bind(c, None if self.single() else [])
+            self.bind(c, None if self.binds_one else [])
             return None
         if len(candidates) < low:
             if g.attempt is not None:
                 return "fail"
             low = high = len(candidates)
-        by = self.value(c, "by") or c.me
-        prompt = self.value(c, "with")
+        f = self.by_of
+        by = (self.by if f is None else f(c)) or c.me
+        f = self.with_of
+        prompt = self.prompt if f is None else f(c)
         frame["wait"] = {
             "cands": candidates,
             "picked": [],
@@ -479,26 +589,33 @@ class Choose(VerbStep):
         cands, picked, low, by = wait["cands"], wait["picked"], wait["low"], wait["by"]
         start = picked[-1] + 1 if picked else 0
         still = max(0, low - len(picked))
-        offer, seen, blind = [], set(), False
-        of_cards, instances, loc, orient = wait["cards"], g.rules.instances, g.state["loc"], g.state["orient"]
-        for j in range(start, len(cands) - still + 1 if still else len(cands)):
-            value = cands[j]
-            if of_cards and type(value) is int:
-                if g.can_see(value, by):  # identical cards a player can see are one option
-                    key = (instances[value], loc[value], orient[value])
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                else:
-                    blind = True
-            offer.append(j)
+        stop = len(cands) - still + 1 if still else len(cands)
+        blind = False
+        window = cands[start:stop]
+        if wait["cards"] and int in map(type, window):  # (no loop of Python to tell: most options are not cards)
+            offer, options, seen = [], [], set()
+            can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+            for j in range(start, stop):
+                value = cands[j]
+                if type(value) is int:
+                    if can_see(value, by):  # identical cards a player can see are one option
+                        key = (instances[value], loc[value], orient[value])
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    else:
+                        blind = True
+                offer.append(j)
+                options.append(value)
+        else:  # no cards (numbers by their making, names): every place is an option
+            offer, options = list(range(start, stop)), window
         if len(picked) >= low:
             offer.append(-1)
+            options.append(DONE)
         wait["offer"] = offer
         if len(offer) > 1:  # the chooser had a choice (else the log tells them "only one option")
             wait["free"] = True
-        question = wait.get("prompt") or f"Choose {(self.args.get('as') or '').replace('_', ' ')}"
-        options = [cands[j] if j >= 0 else DONE for j in offer]
+        question = wait.get("prompt") or f"Choose {(self.binds or '').replace('_', ' ')}"
         progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
         pending = {
             "kind": "choose",
@@ -516,16 +633,17 @@ class Choose(VerbStep):
         if j >= 0:
             wait["picked"].append(j)
         if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
-            chosen = [wait["cands"][i] for i in wait["picked"]]
-            self.bind(c, (chosen[0] if chosen else None) if self.single() else chosen)
+            cands = wait["cands"]
+            chosen = list(map(cands.__getitem__, wait["picked"]))
+            if self.binds:
+                c.env[self.binds] = (chosen[0] if chosen else None) if self.binds_one else chosen
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
                 labels = None  # `showing` labels read the state: worked out now, the rest is worded when read
-                if self.args.get("showing") is not None:
+                if self.showing is not None:
                     labels = labelled(self, g, c, {"options": chosen})["labels"]
                 shape = list(self.shape) if self.shape is not None else None
                 forced = not wait.get("free")
-                prompt, name = wait.get("prompt"), self.args.get("as")
-                log_choice(g, wait["by"], prompt, name, forced, wait["cards"], chosen, labels, shape)
+                log_choice(g, wait["by"], wait.get("prompt"), self.binds, forced, wait["cards"], chosen, labels, shape)
             return None
         return self._pending(g, c, frame)
 
@@ -639,35 +757,54 @@ class ChooseSecretly(VerbStep):
         question = raw.get("with")
         # a question written as a plain text (no `{...}` in it) reads the same for every chooser: worded once
         self.same_question = question is None or question[0] == "str"
+        self.players_of, self.players = self.argument("players")
+        self.taking_of, self.taking = self.argument("taking", 1)
+        self.takes = "taking" in args
+        self.plain = f"Choose {args.get('as', '')} (in secret)".replace("  ", " ")
 
     def run(self, g, c, frame):
-        players = g.items_of(self.value(c, "players"))
+        f = self.players_of
+        players = g.items_of(self.players if f is None else f(c))
         options: list = []
         own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
+        place = positions.setdefault
+        hashable = True  # every option so far is hashable: `options` is then `positions`' keys, in order
         source, env, card = self.args.get("from"), c.env, c.card
         for player in players:
             # only read: each item is kept in `options`, never the list itself
             items = g.items_read(source(Ctx(g, env, player, card))) if source is not None else []
-            spend(g, len(items) * (1 + len(options)))  # each option is looked for among those so far
-            keys = []
-            for item in items:
-                try:
-                    key = positions.get(item)
-                except TypeError:  # a list or a mapping: looked for in the list
-                    key = options.index(item) if item in options else None
-                if key is None:
-                    key = len(options)
-                    options.append(item)
-                    try:  # noqa: SIM105 -- a hot loop: contextlib.suppress costs three calls an item
-                        positions[item] = key
-                    except TypeError:  # an unhashable option: found by `options.index` above
-                        pass
-                keys.append(key)
+            # each option is looked for among those so far
+            spend(g, len(items) * (1 + (len(positions) if hashable else len(options))))
+            keys = None
+            if hashable:
+                try:  # a new option takes the next place (its place is worked out before it is kept)
+                    keys = [place(item, len(positions)) for item in items]
+                except TypeError:  # a list or a mapping among them: from here on, the way below
+                    hashable = False
+                    options = list(positions)  # with this player's first items: found again below
+            if keys is None:
+                keys = []
+                for item in items:
+                    try:
+                        key = positions.get(item)
+                    except TypeError:  # a list or a mapping: looked for in the list
+                        key = options.index(item) if item in options else None
+                    if key is None:
+                        key = len(options)
+                        options.append(item)
+                        try:  # noqa: SIM105 -- a hot loop: contextlib.suppress costs three calls an item
+                            positions[item] = key
+                        except TypeError:  # an unhashable option: found by `options.index` above
+                            pass
+                    keys.append(key)
             if keys:
                 own[player] = keys
-        taking = "taking" in self.args
-        amount = self.value(c, "taking", 1) if taking else 1
+        if hashable:
+            options = list(positions)
+        taking = self.takes
+        f = self.taking_of
+        amount = self.taking if f is None else f(c)
         if amount == "all":
             low = high = len(options)  # each chooser's every option (less, below, for fewer options)
         elif isinstance(amount, dict):
@@ -693,18 +830,18 @@ class ChooseSecretly(VerbStep):
             return None
         return self._pending(g, c, frame)
 
-    def _offer(self, g, wait, player) -> tuple[list[int], list[int]]:
-        """What `player` may pick now: as places in their own options (-1: done), and as places in the
-        decision's options (`allowed`; "done" is the place after the options). After their last pick (a set is
-        never offered in two orders), leaving enough for the picks they still must make, one option for
-        identical cards they can see."""
-        keys, picks, options = wait["own"][player], wait["picks"][player], wait["options"]
+    def _offer(self, g, player, keys, picks, low, options) -> tuple[list[int], list[int]]:
+        """What `player` may pick now (`keys` their options, `picks` their picks so far, `low` the fewest they
+        must make): as places in their own options (-1: done), and as places in the decision's `options`
+        (`allowed`; "done" is the place after the options). After their last pick (a set is never offered in
+        two orders), leaving enough for the picks they still must make, one option for identical cards they
+        can see."""
         spend(g, len(keys))
-        low = wait["limits"][player][0]
         start = picks[-1] + 1 if picks else 0
         still = low - len(picks)
         end = len(keys) - still + 1 if still > 0 else len(keys)
-        if self.of_cards and _same_kind_twice(g, [options[key] for key in keys[start:end]]):
+        window = keys[start:end]
+        if self.of_cards and _same_kind_twice(g, list(map(options.__getitem__, window))):
             offer, allowed, seen = [], [], set()
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
             for j in range(start, end):
@@ -718,7 +855,7 @@ class ChooseSecretly(VerbStep):
                 offer.append(j)
                 allowed.append(key)
         else:
-            offer, allowed = list(range(start, end)), keys[start:end]
+            offer, allowed = list(range(start, end)), window
         if len(picks) >= low:
             offer.append(-1)
             allowed.append(len(options))
@@ -727,15 +864,16 @@ class ChooseSecretly(VerbStep):
     def _pending(self, g, c, frame):
         """The round's pick, asked of everyone who still picks; None when all have picked."""
         wait = frame["wait"]
-        limits, picked = wait["limits"], wait["picks"]
+        limits, picked, options = wait["limits"], wait["picks"], wait["options"]
         allowed: dict[str, list[int]] = {}
         offers: dict[str, list[int]] = {}
         done = False  # whether anyone may say "done": the option after the others
-        for player in wait["own"]:
+        for player, keys in wait["own"].items():
             picks = picked[player]
-            if len(picks) >= limits[player][1] or (picks and picks[-1] < 0):
+            low, high = limits[player]
+            if len(picks) >= high or (picks and picks[-1] < 0):
                 continue
-            offer, allowed_now = self._offer(g, wait, player)
+            offer, allowed_now = self._offer(g, player, keys, picks, low, options)
             if offer == [-1] or not offer:
                 continue
             done = done or offer[-1] == -1
@@ -743,13 +881,13 @@ class ChooseSecretly(VerbStep):
             allowed[player] = allowed_now
         if not allowed:
             return None
-        options = wait["options"] + [DONE] if done else list(wait["options"])
+        options = options + [DONE] if done else list(options)
         wait["offer"] = offers
         askers = list(allowed)
         wait["order"] = askers
         if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
             wait["first"] = {p: [offers[p], allowed[p]] for p in askers}
-        plain = f"Choose {self.args.get('as', '')} (in secret)".replace("  ", " ")
+        plain = self.plain
         question = self.args.get("with")
         if question is None:
             asked = dict.fromkeys(askers, plain)
@@ -757,8 +895,8 @@ class ChooseSecretly(VerbStep):
             asked = dict.fromkeys(askers, question(c) or plain)
         else:  # worded for each chooser as `me` (its values may come from what only they see)
             asked = {p: question(Ctx(g, c.env, p, c.card)) or plain for p in askers}
-        most = max(wait["limits"][p][1] for p in askers)
-        if wait["taking"] and most > 1:
+        most = max(wait["limits"][p][1] for p in askers) if wait["taking"] else 1
+        if most > 1:
             count = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
             asked = {p: text + count for p, text in asked.items()}
             plain += count
@@ -786,18 +924,15 @@ class ChooseSecretly(VerbStep):
             frame["wait"] = wait = _one_round(wait)
         own, offers, picks = wait["own"], wait["offer"], wait["picks"]
         for player, key in zip(wait["order"], answer, strict=False):
-            keys = own[player]
-            for j in offers[player]:  # the first place offered whose option is the answer; else "done" (-1)
-                if j >= 0 and keys[j] == key:
-                    break
-            else:
-                j = -1
-            picks[player].append(j)
+            picks[player].append(_place_answered(own[player], offers[player], key))
         pending = self._pending(g, c, frame)
         if pending is not None:
             return pending
         options = wait["options"]
-        chosen = {p: [options[wait["own"][p][j]] for j in picks if j >= 0] for p, picks in wait["picks"].items()}
+        chosen = {}
+        for p, places in picks.items():
+            keys = own[p]
+            chosen[p] = [options[keys[j]] for j in places if j >= 0]
         if wait["taking"]:
             self.bind(c, [chosen.get(p, []) for p in wait["players"]])
         else:
@@ -821,11 +956,28 @@ class ChooseSecretly(VerbStep):
         return None
 
 
+def _place_answered(keys: list[int], offer: list[int], key: int) -> int:
+    """The first place offered (in `offer`, places in `keys`) whose option is `key`, the answer; -1: "done". The
+    answer is one of the chooser's allowed options (Game.apply checks it), so it is the first place holding it
+    from the first offered: a place left out as an identical card has its option offered before it, or not at all."""
+    first = offer[0]
+    try:
+        return keys.index(key, first) if first >= 0 else -1
+    except ValueError:  # "done": the place after the options
+        return -1
+
+
 def _same_kind_twice(g, values: list) -> bool:
     """Whether two of `values` are cards of the same kind: only then may two options be identical cards (a
     hand of different cards is offered whole, without asking who sees which)."""
-    kinds = [g.rules.instances[value] for value in values if type(value) is int]
-    return len(set(kinds)) < len(kinds)
+    instances = g.rules.instances
+    try:  # card numbers, most often: their kinds read without a loop of Python
+        kinds = list(map(instances.__getitem__, values))
+    except TypeError:  # a name or a list among them
+        if int not in map(type, values):  # no card at all (players, most often)
+            return False
+        kinds = [instances[value] for value in values if type(value) is int]
+    return len(set(kinds)) < len(kinds)  # (a yes or no read as a card above: at worst a "yes" that changes nothing)
 
 
 def _one_round(old: dict) -> dict:
@@ -921,28 +1073,40 @@ class Oracle(VerbStep):
 
 
 class Require(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.condition, self.unless = args.get("condition"), args.get("unless")
+
     def run(self, g, c, frame):
-        if not self.value(c, "condition") and not self.value(c, "unless"):
+        f = self.condition
+        if not (f is not None and f(c)) and not (self.unless is not None and self.unless(c)):
             return "fail"
 
 
 def _inherited(verb, c):
     """The locals an effect performed from another starts with: nobody's act stays nobody's unless it is done
     `for` a player."""
-    return {NOBODY: True} if c.env.get(NOBODY) and verb.args.get("for") is None else None
+    return {NOBODY: True} if c.env.get(NOBODY) and verb.for_player is None else None
 
 
 class Perform(VerbStep):
     """Start another action's effect; the values given in parentheses start as its locals, by the names of its
     `params` (plain data in the frame, as every local: a save between two of its decisions keeps them)."""
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.action_of, self.action = self.argument("action")
+        self.with_of, self.card = self.argument("with")
+        self.effect_key = None if self.action_of is not None else f"action/{self.action}/effect"  # named as written
+
     def run(self, g, c, frame):
-        action = self.value(c, "action")
+        f = self.action_of
+        action = self.action if f is None else f(c)
         if action not in g.rules.actions:
             raise ContentError(f"`{action}` is not an action", code="X107")
-        key = f"action/{action}/effect"
+        key = self.effect_key or f"action/{action}/effect"
         if key in g.rules.code:
-            env = _inherited(self, c)
+            env = {NOBODY: True} if self.for_player is None and c.env.get(NOBODY) else None  # `_inherited`
             names = g.rules.actions[action].get("params") or ()
             if names:
                 given = [value(c) for value in self.args.get("values") or ()]
@@ -951,7 +1115,10 @@ class Perform(VerbStep):
                         f"`{action}` takes {len(names)} values (its `params`), got {len(given)}", code="X107"
                     )
                 env = {**(env or {}), **dict(zip(names, given, strict=True))}
-            g.push(key, self.player(c), self.value(c, "with"), env)
+            f = self.for_player
+            player = c.me if f is None else f(c) or c.me
+            f = self.with_of
+            g.push(key, player, self.card if f is None else f(c), env)
             return "yield"
 
 
@@ -1110,9 +1277,16 @@ class NextTurn(VerbStep):
 class Flag(VerbStep):
     on = True
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.flag_of, self.flag = self.argument("flag")
+
     def run(self, g, c, frame):
-        flag = self.value(c, "flag")
-        flags = g.state["flags"].setdefault(g.rules.flag_holder(flag, self.player(c)), {})
+        f = self.flag_of
+        flag = self.flag if f is None else f(c)
+        f = self.for_player
+        player = c.me if f is None else f(c) or c.me
+        flags = g.state["flags"].setdefault(g.rules.flag_holder(flag, player), {})
         if self.on:
             flags[flag] = True
         else:
@@ -1124,8 +1298,13 @@ class Unflag(Flag):
 
 
 class Log(VerbStep):
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.message_of, self.message = self.argument("message")
+
     def run(self, g, c, frame):
-        text = str(self.value(c, "message"))
+        f = self.message_of
+        text = str(self.message if f is None else f(c))
         spend(g, len(text))
         g.log(text)
 
