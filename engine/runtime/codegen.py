@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import types
 from typing import Any
 
 from engine import dsl
@@ -70,12 +71,14 @@ def _num(value) -> int:
 def _add(g, a, b):
     if type(a) is int and type(b) is int:
         return a + b
-    if isinstance(a, (int, bool)) and isinstance(b, (int, bool)) or a is None or b is None:
+    if isinstance(a, int) and isinstance(b, int) or a is None or b is None:  # numbers, yes/no (1 or 0), none (0)
         return _num(a) + _num(b)
-    items = g.items_read(a) + g.items_read(b)
+    # the items of both, joined into a new list: a list without gaps is read as it is (as Table.items_read reads it)
+    a_list, b_list = type(a) is list, type(b) is list
+    items = (a if a_list and None not in a else g.items_read(a)) + (b if b_list and None not in b else g.items_read(b))
     if len(items) > MAX_LIST:
         raise ContentError(f"a list grew past {MAX_LIST} items", code="X103")
-    if (type(a) is list or type(b) is list) and list in map(type, items):  # lists in it: count what they hold
+    if (a_list or b_list) and list in map(type, items):  # lists in it: count what they hold
         return check_size(items, g=g)
     g.work -= len(items)
     if g.work < 0:
@@ -109,8 +112,17 @@ def _eq(g, a, b):
 
 def _each(g, source, weight, key, at):
     """The items a `where` tests, paid for: the size of its test for each item. Only read (a zone's own list
-    may come back: Table.items_read); the comprehension builds the new list."""
-    items = g.items_read(source)
+    may come back: Table.items_read, without its call for a list without gaps or a zone without places, the
+    commonest sources); the comprehension builds the new list."""
+    kind = type(source)
+    if kind is list:
+        items = source if None not in source else g.items_read(source)
+    elif kind is str:
+        items = g.state["zones"].get(source)
+        if items is None or source in g._slotted:
+            items = g.items_read(source)
+    else:
+        items = g.items_read(source)
     g.work -= len(items) * weight
     if g.work < 0:
         out_of_work(key, at)
@@ -173,11 +185,13 @@ def _keep(cell: list, value):
 def _index(g, items, i):
     """`LIST[i]`, counting from 1: a list keeps its places, a `none` in it included (`[c.a_needs, none][2]` is
     the second item, never a later one moved up); a zone reads as its cards."""
-    items = items if type(items) is list else g.items_read(items)
-    g.work -= len(items)  # spend(), without its call: a menu reads many places
+    if type(items) is not list:
+        items = g.items_read(items)
+    size = len(items)
+    g.work -= size  # spend(), without its call: a menu reads many places
     if g.work < 0:
         out_of_work()
-    return items[i - 1] if isinstance(i, int) and 1 <= i <= len(items) else None
+    return items[i - 1] if isinstance(i, int) and 0 < i <= size else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -357,6 +371,8 @@ _HELPERS: dict[str, Any] = {
     "_at_text": at_text,
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+# the flags or counters of a holder who has none yet
+_EMPTY_MAPPING: types.MappingProxyType = types.MappingProxyType({})
 
 # Whether a part of a loop's test that is the same for every item is worked out once per evaluation of the loop
 # (`ExpressionCompiler.src`); off only in the tests that play whole games both ways.
@@ -395,6 +411,9 @@ class ExpressionCompiler:
         self.blocked: frozenset[int] = frozenset()  # loops that may keep no value now (`_kept`)
         self.item_reads = 0  # the loop variables the source made so far reads (bit i: `self.items[i]`)
         self.cells_made = 0
+        self.reads_env = False  # whether the source made so far reads a name bound earlier (`E`, the frame's locals)
+        self.temporaries = 0  # Python variables made for values read twice (`_temporary`)
+        self.in_iterable = 0  # > 0 while making a comprehension's first iterable, where `:=` is refused
         self._reads_known: dict[tuple[int, int], tuple[list, int]] = {}
 
     def compile(self, node, per_item: bool = False):
@@ -406,7 +425,8 @@ class ExpressionCompiler:
         body = self.src(node)
         self.items, self.loops = outer
         head = "def _expression(c, _i0):\n" if per_item else "def _expression(c):\n"
-        source = head + "    g = c.g\n    E = c.env\n" + _returned(body, self.key, int(node[1]))
+        env = "    E = c.env\n" if self.reads_env else ""  # the frame's locals, read by names bound earlier only
+        source = head + "    g = c.g\n" + env + _returned(body, self.key, int(node[1]))
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
@@ -551,6 +571,7 @@ class ExpressionCompiler:
         if word in self.python_locals:
             return self.python_locals[word]
         if word in self.scope:
+            self.reads_env = True
             return f"(E[{word!r}] if {word!r} in E else _local({word!r}))"
         if self.items and word in ("card", "item"):
             return self._item()
@@ -586,6 +607,8 @@ class ExpressionCompiler:
         _, at, name, args = node
         if name in _PER_ITEM and len(args) > 1:
             return self._per_item_call(node)
+        if name == "flagged" and name in functions.BUILTINS and self._flag_named(args):
+            return self._flag_read(args)
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
             counters = _COUNTER_ARGS.get(name, ())
@@ -614,6 +637,24 @@ class ExpressionCompiler:
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
+
+    def _flag_named(self, args) -> bool:
+        """Whether `flagged(FLAG)` or `flagged(FLAG, PLAYER)` names its flag in the text (not a name bound earlier), and,
+        for a flag of the table, no player."""
+        if not args or len(args) > 2 or args[0][0] != "name" or args[0][2] in self.scope:
+            return False
+        return len(args) == 1 or args[0][2] not in self.rules.table_flags
+
+    def _flag_read(self, args) -> str:
+        """`flagged(FLAG[, PLAYER])` read from the state without a call, whose holder (the table, or the player, else
+        `me`: Ruleset.flag_holder) is known from the text: a menu asks it of every player again and again."""
+        flag = self._ident(args[0][2])
+        if flag in self.rules.table_flags:
+            holder = "'table'"
+        else:
+            holder = f"({self.src(args[1])} or c.me)" if len(args) == 2 else "c.me"
+        self.namespace["_EMPTY_MAPPING"] = _EMPTY_MAPPING
+        return f"bool(g.state['flags'].get({holder}, _EMPTY_MAPPING).get({flag!r}))"
 
     def _prepared_call(self, name: str, node, argument) -> str | None:
         """A call inside a loop of a built-in of functions.PREPARED whose later arguments read no item of the loops
@@ -681,7 +722,15 @@ class ExpressionCompiler:
         if not _READ_TWICE.match(value):
             return plain
         if value == "c.me":  # a player (or, in a hand-made context, anything): the getter reads a counter first
-            return f"(g.counter(c.me, {name!r}) if type(c.me) is str and c.me in g.counters_of else {plain})"
+            counter = f"g.counter(c.me, {name!r})"
+            if not self.in_iterable:  # the player's own counter without a call (Table.counter), else as it reads it
+                held = self._temporary()
+                self.namespace["_EMPTY_MAPPING"] = _EMPTY_MAPPING
+                counter = (
+                    f"({held}[{name!r}] if {name!r} in ({held} := g.state['counters'].get(c.me, _EMPTY_MAPPING)) "
+                    f"else {counter})"
+                )
+            return f"({counter} if type(c.me) is str and c.me in g.counters_of else {plain})"
         count = len(layout.cards_by_number(self.rules))
         if name == "orientation":
             return f"(g.state['orient'][{value}] if type({value}) is int and 0 <= {value} < {count} else {plain})"
@@ -703,10 +752,22 @@ class ExpressionCompiler:
         return f"(not {self.src(node[2])})"
 
     def _x_and(self, node):
-        return "bool(" + " and ".join(f"({self.src(p)})" for p in node[2]) + ")"
+        return self._joined_tests(" and ", node[2])
 
     def _x_or(self, node):
-        return "bool(" + " or ".join(f"({self.src(p)})" for p in node[2]) + ")"
+        return self._joined_tests(" or ", node[2])
+
+    def _joined_tests(self, joint: str, parts) -> str:
+        """`a and b` / `a or b`: True or False, as `bool` makes it of values that may be anything else."""
+        joined = joint.join(f"({self.src(p)})" for p in parts)
+        return f"({joined})" if all(map(self._yes_no, parts)) else f"bool({joined})"
+
+    def _yes_no(self, node) -> bool:
+        """Whether an expression's value is always True or False: a comparison, a test, a built-in that answers one."""
+        kind = node[0]
+        if kind in ("cmp", "and", "or", "not"):
+            return True
+        return kind == "call" and node[2] in _YES_NO_BUILTINS and node[2] in functions.BUILTINS
 
     def _x_op(self, node):
         _, _, op, left, right = node
@@ -723,13 +784,80 @@ class ExpressionCompiler:
         _, _, op, left, right = node
         if self.items and left[0] == "name" and left[2] == "tag" and "tag" not in self.scope:
             test = "in" if op == "==" else "not in"
-            return f"({self.src(right)} {test} g.tags_of({self._item()}))"
+            return f"({self.src(right)} {test} {self._tags_read(self._item())})"
         a, b = self.src(left), self.src(right)
         if op in ("==", "!="):
-            if self._single(left) or self._single(right):
-                return f"({a} {op} {b})"  # one side is a single value: a constant cost
-            return f"({'' if op == '==' else 'not '}_eq(g, {a}, {b}))"
-        return f"{_ORDERED[op]}({a}, {b})"
+            if self._never_list(left) or self._never_list(right):
+                return f"({a} {op} {b})"  # one side is never a list: a constant cost
+            return self._equal(op, a, b)
+        if self._whole_number(left) and self._whole_number(right):
+            return f"({a} {op} {b})"
+        sides = (a, self._whole_number(left), left[0] == "num"), (b, self._whole_number(right), right[0] == "num")
+        return self._ordered(op, *sides)
+
+    def _tags_read(self, item: str) -> str:
+        """The tags of the item `item` (a Python variable), as Table.tags_of reads them: of a card number, from a table
+        made once per pack (the printed lists themselves, only read), without a call."""
+        tags = self.rules.__dict__.get("_tags_by_number")
+        if tags is None:
+            defs = layout.cards_by_number(self.rules)
+            tags = self.rules.__dict__["_tags_by_number"] = [d.get("tags") or () for d in defs]
+        self.namespace["_TAGS"] = tags
+        return f"(_TAGS[{item}] if type({item}) is int and 0 <= {item} < {len(tags)} else g.tags_of({item}))"
+
+    def _equal(self, op: str, a: str, b: str) -> str:
+        """`a = b` (or `!=`) of two values either of which may be a list: compared at once unless both are (`_eq`, which
+        pays for two lists), each side worked out once, left first."""
+        negated = "" if op == "==" else "not "
+        if _READ_TWICE.match(b) or _READ_TWICE.match(a):
+            checked = a if _READ_TWICE.match(a) else b  # a variable: its type read before the other side is worked out
+            return f"({a} {op} {b} if type({checked}) is not list else {negated}_eq(g, {a}, {b}))"
+        if self.in_iterable:
+            return f"({negated}_eq(g, {a}, {b}))"
+        kept = self._temporary()
+        return f"({kept} {op} {b} if type({kept} := {a}) is not list else {negated}_eq(g, {kept}, {b}))"
+
+    def _ordered(self, op: str, left: tuple[str, bool, bool], right: tuple[str, bool, bool]) -> str:
+        """`a < b` and the like, each side (its source, whether it is always a whole number, whether a number written
+        out) worked out once, left first: two whole numbers compared at once, anything else by the helper (`_lt`...),
+        which knows what `none` and a yes/no compare as. A side read twice is kept in a Python variable, unless it is
+        one already or a number written out (a comprehension's first `for` cannot assign: there, only the helper)."""
+        sides, checks, known = [], [], False
+        for source, whole, written in (left, right):
+            if not (written or _READ_TWICE.match(source)):
+                if self.in_iterable:
+                    return f"{_ORDERED[op]}({left[0]}, {right[0]})"
+                kept = self._temporary()
+                sides.append(kept)
+                checks.append(f"type({kept} := {source})")
+                known = known or whole
+            else:
+                sides.append(source)
+                if not written:
+                    checks.append(f"type({source})")
+        test = " is ".join(checks) + ("" if known else " is int")  # a side always `int`: the other of the same type
+        return f"({sides[0]} {op} {sides[1]} if {test} else {_ORDERED[op]}({sides[0]}, {sides[1]}))"
+
+    def _temporary(self) -> str:
+        """A new Python variable of the generated function, for a value read twice (`:=`)."""
+        self.temporaries += 1
+        return f"_t{self.temporaries - 1}"
+
+    def _never_list(self, node) -> bool:
+        """Whether an expression's value is never a list: one value (`_single`), a whole number or a yes/no."""
+        return self._yes_no(node) or self._single(node) or self._whole_number(node)
+
+    def _whole_number(self, node) -> bool:
+        """Whether an expression's value is always of Python's type `int` (never a yes/no, never `none`): a number
+        written out, a product or quotient, a sum or difference of two such, a built-in that counts."""
+        kind = node[0]
+        if kind in ("num", "neg"):
+            return True
+        if kind == "op":
+            return node[2] in "*/%" or self._whole_number(node[3]) and self._whole_number(node[4])
+        if kind == "ifx":
+            return self._whole_number(node[3]) and self._whole_number(node[4])
+        return kind == "call" and node[2] in _WHOLE_NUMBER_BUILTINS and node[2] in functions.BUILTINS
 
     def _single(self, node) -> bool:
         """Whether an expression is one value, never a list, whatever the game: a number or text, a constant,
@@ -768,6 +896,14 @@ class ExpressionCompiler:
         item, loops, test = self.where_parts(node)
         return f"[{item} {loops} if {test}]"
 
+    def _iterable(self, node) -> str:
+        """`src` of a part of a comprehension's first iterable (Python refuses `:=` there: `_temporary`)."""
+        self.in_iterable += 1
+        try:
+            return self.src(node)
+        finally:
+            self.in_iterable -= 1
+
     def where_parts(self, node) -> tuple[str, str, str]:
         """(item, loops, test) of `SOURCE where TEST`: the `for` clauses of its comprehension (the cells of the
         values its test keeps, `Loop`, then the items tested, paid for) and the test of each. When
@@ -788,18 +924,22 @@ class ExpressionCompiler:
         cached = hoisted and reads is not None and any(_calls(conjunct) for conjunct in conjuncts[:hoisted])
         if not cached:  # nothing kept, or only tests cheaper than the cache's key
             (whole,), loop = self._in_loop(item, [node[3]])
-            each = f"_each(g, {self.src(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
+            each = f"_each(g, {self._iterable(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
             return item, f"{loop.head()}for {item} in {each}", whole
-        tests, kept_loop = self._in_loop(item, conjuncts[:hoisted])
+        self.in_iterable += 1  # the kept tests go into the cache's `compute`, inside the first iterable
+        try:
+            tests, kept_loop = self._in_loop(item, conjuncts[:hoisted])
+        finally:
+            self.in_iterable -= 1
         rests, rest_loop = self._in_loop(item, conjuncts[hoisted:])
-        each = f"_each(g, {self.src(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
+        each = f"_each(g, {self._iterable(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
         ident = repr((self.key, node[2], conjuncts[:hoisted]))
         self.namespace["_cached_where"] = _cached_where
         self.namespace["_WHERE_CACHE"] = self.rules.__dict__.setdefault("_where_cache", {})
         kept = " and ".join(f"({t})" for t in tests)
         compute = f"lambda: [{item} {kept_loop.head()}for {item} in {each} if {kept}]"
         owned = "".join(
-            f"{self.src(['call', at, zone, [['name', at, local]]])}, "
+            f"{self._iterable(['call', at, zone, [['name', at, local]]])}, "
             for zone, local in sorted(reads[2])
             if zone != "parameter"
         )
@@ -823,6 +963,24 @@ _COUNTER_ARGS = {
     for name, function in FUNCTIONS.items()
     if (positions := tuple(i for i, param in enumerate(function.params) if param.type == "counter"))
 }
+
+# built-in functions whose value is always a whole number of Python's type `int` / always True or False
+_WHOLE_NUMBER_BUILTINS = frozenset(
+    {
+        "count",
+        "sum",
+        "min",
+        "max",
+        "copies",
+        "lines_between",
+        "requires_held",
+        "index_of",
+        "slot",
+        "room",
+        "compare_dice",
+    }
+)
+_YES_NO_BUILTINS = frozenset({"empty", "has", "contains", "can_pay", "requires_met", "flagged", "eliminated"})
 
 # built-in functions whose value is never a list (or only one of the pack's data)
 _SCALAR_BUILTINS = frozenset(

@@ -23,12 +23,15 @@ def cost_payable(items, counts, joker=None, n=0) -> bool:
         kinds, needs, jokers_named = _counted[tuple(items), joker]  # a cost seen before (the commonest)
     except (KeyError, TypeError):
         kinds, needs, jokers_named = _split(items, joker)
-    haves = map(counts.get, kinds, repeat(0))
     if not (joker and n):
-        return all(map(ge, haves, needs))
-    short = sum(map(max, map(sub, needs, haves), repeat(0)))  # what the cards of each id leave unpaid
+        return all(map(ge, map(counts.get, kinds, _ZEROS), needs))
     spare = counts.get(joker, 0) - jokers_named
-    return spare >= 0 and short * n <= spare
+    # what the cards of each id leave unpaid, paid with `n` jokers each
+    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, _ZEROS)), _ZEROS)) * n <= spare
+
+
+# 0 for ever: the default of each count read and the floor of each shortfall (`map` stops with the items)
+_ZEROS = repeat(0)
 
 
 _COUNTED_KEPT = 4_096  # costs kept (a pack has a few dozen) before the table starts again

@@ -7,6 +7,8 @@ and then its evaluated arguments. The tables below must name exactly the declare
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
 
 from .budget import check_size, out_of_work, spend
@@ -149,9 +151,13 @@ def _copies(c, card, zone):
         return 0
     g = c.g
     wanted = g.rules.instances[card]
-    if type(zone) is str and zone in g.state["zones"]:  # a zone: its tally, paid for as the cards it counts
-        _items(g, zone)
-        return _tally(g, zone).get(wanted, 0)
+    cards = g.state["zones"].get(zone) if type(zone) is str else None
+    if cards is not None:  # a zone: its tally, paid for as the cards it counts (as `_items` reads them, without calls)
+        g.work -= len(cards) if zone not in g._slotted or None not in cards else len(cards) - cards.count(None)
+        if g.work < 0:
+            out_of_work()
+        counts = g.held_memo.get(("counts", zone))
+        return (counts if counts is not None else _tally(g, zone)).get(wanted, 0)
     return sum(1 for x in _items(g, zone) if g.rules.instances[x] == wanted)
 
 
@@ -185,11 +191,36 @@ def _requires_held(c, card, player, zone):
 
 
 def _lines_between(c, counter, low, high):
-    lines = c.g.counter_lines(counter)
-    a, b = c.g.counter(low, counter), c.g.counter(high, counter)
-    if type(a) is int and type(b) is int and a >= b:  # no line lies above a and not above b (the lower one's case)
-        return 0
+    g = c.g
+    lines = g.counter_lines(counter)
+    a, b = g.counter(low, counter), g.counter(high, counter)
+    if type(a) is int and type(b) is int:
+        if a >= b:  # no line lies above a and not above b (the lower one's case)
+            return 0
+        ordered = _whole_lines(lines)
+        if ordered is not None:  # the lines up to b less those up to a, found by halving
+            return bisect_right(ordered, b) - bisect_right(ordered, a)
     return sum(1 for line in lines if a < line <= b)
+
+
+_WHOLE_LINES_KEPT = 256  # lists of lines kept (a pack has a few) before the table starts again
+_whole_lines_of: dict[tuple, tuple | None] = {}
+
+
+def _whole_lines(lines) -> tuple | None:
+    """A counter's lines in ascending order, when they are all whole numbers (lines may be written in any order), else
+    None; kept under the lines themselves, so never out of date: a menu asks again and again."""
+    try:
+        key = tuple(lines)
+        return _whole_lines_of[key]
+    except KeyError:
+        pass
+    except TypeError:  # no list of values (or one holding lists): read as before, which says what is wrong
+        return None
+    if len(_whole_lines_of) >= _WHOLE_LINES_KEPT:
+        _whole_lines_of.clear()
+    found = _whole_lines_of[key] = tuple(sorted(key)) if all(type(line) is int for line in key) else None
+    return found
 
 
 def _flagged(c, flag, player=None):
@@ -215,7 +246,15 @@ def _slot(c, card):
 
 
 def _room(c, zone):
-    return room(c.g, c.g.zone_key(zone, c.me))
+    g = c.g
+    if type(zone) is str:  # Table.zone_key's commonest answers without its call: a zone's key, `me`'s zone of an id
+        if zone in g.state["zones"]:
+            return room(g, zone)
+        own = g._own_keys.get(zone)
+        key = own.get(c.me) if own is not None else None
+        if key is not None:
+            return room(g, key)
+    return room(g, g.zone_key(zone, c.me))
 
 
 _NO_KEY = object()
