@@ -59,6 +59,7 @@ class GreedyAgent:
         passes: set | tuple = ()
         for deal in range(self.rollouts):
             imagined = model(deal) if deal else model()  # one imagined deal, tried once per option
+            at_menu = imagined.pending["kind"] == "action"
             if not deal:
                 pending = imagined.pending  # read before the last option uses the imagined game up
                 acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
@@ -67,6 +68,8 @@ class GreedyAgent:
             for number, option in enumerate(legal):
                 game = imagined.clone() if number < last else imagined  # the last option may use up the deal
                 game.menus_for = me  # the rollout stops at another's menu: it is not worked out (driver._main)
+                if number < last and at_menu:  # the deal is left as it is until the last option: the action
+                    game.undo_base = imagined.state  # chosen keeps it as its undo snapshot, with no copy of its own
                 game.apply(option, me)
                 self._rollout(game, me)
                 totals[number] += game.projected_margin(me, in_place=True)  # (scoring.py) the game is thrown away
@@ -84,6 +87,7 @@ class GreedyAgent:
         food after the others' cards) never shows and every choice ties (issue 11, docs/calibration.md)."""
         in_rounds, number = game.rules.in_rounds, game.turn_number
         state, rng = game.state, self.rng  # the pending decision read from the state: no Decision built for it
+        quick = game.max_answers_per_turn is None  # an imagined game counts no answers: none is refused
         for _ in range(self.rollout_steps):
             pending = state["pending"]
             if pending is None or (in_rounds and state["turn"]["number"] != number):
@@ -96,9 +100,13 @@ class GreedyAgent:
                 return
             kind = pending["kind"]
             for player in list(players):  # as they were asked: answering changes `by`
-                options = game.legal(player)
-                game.apply(options[rng.randrange(len(options))], player)
-                after = state["pending"]
+                if quick and player in pending["by"] and player != CHANCE:  # Game.legal and apply, unchecked
+                    options = game._legal_now(pending, player)
+                    game._take(player, options[rng.randrange(len(options))])
+                else:
+                    options = game.legal(player)
+                    game.apply(options[rng.randrange(len(options))], player)
+                after = pending = state["pending"]
                 if after is None or after["kind"] != kind:
                     break
 

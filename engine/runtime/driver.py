@@ -324,11 +324,15 @@ def start_action(g, action_id, pending, answer):
     turns out to be impossible the way it is being done (see Game.fail)."""
     state: State = g.state
     me = state["turn"]["player"]
+    base, g.undo_base = g.undo_base, None  # (Table.undo_base) good for this very answer only
     if action_id == END_TURN:
         state["turn"]["closing"] = True
         state["dead"], state["undone"] = [], {}
         return
-    snap = copy_state(state, shared=_SHARED_BY_SNAPSHOT, skip=_LEFT_OUT_OF_SNAPSHOT)
+    if base is not None:  # an untouched copy of this state: the snapshot shares its parts, copies nothing
+        snap = {key: value for key, value in base.items() if key not in _LEFT_OUT_OF_SNAPSHOT}
+    else:
+        snap = copy_state(state, shared=_SHARED_BY_SNAPSHOT, skip=_LEFT_OUT_OF_SNAPSHOT)
     snap["pending"] = pending
     snap["attempt"] = None
     state["attempt"] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .layout import OWNER, PUBLIC, TOP, cards_by_number, sight_of
+from .layout import TOP, cards_by_number, hidden_by_zone, sight_of
 from .protocol import DONE
 from .rng import Streams
 from .state import APPEND_ONLY, State, copy_state
@@ -47,20 +47,29 @@ def determinized(g, player, seed: int):
     zones, loc = state["zones"], state["loc"]
     imagined: dict[int, int] = {}  # a true card -> the card imagined in its place, for the undo snapshot's re-deal
     for runs in groups.values():
-        cards: list = []
-        for key, first, count in runs:
-            cards += zones[key][first : first + count]
-        true = cards[:] if state["attempt"] is not None else None
-        rnd.shuffle(cards)
-        at = 0
-        for key, first, count in runs:
-            dealt = cards[at : at + count]
-            zones[key][first : first + count] = dealt
-            for card in dealt:
-                loc[card] = key
-            at += count
-        if true is not None:
-            imagined.update((was, card) for was, card in zip(true, cards, strict=True) if was != card)
+        if len(runs) == 1:  # one run (a deck): its cards trade places among themselves, in the same zone
+            key, first, count = runs[0]
+            cards = zones[key][first : first + count]
+            true = cards[:] if state["attempt"] is not None else None
+            shuffle(rnd, cards)
+            zones[key][first : first + count] = cards
+        else:
+            cards = []
+            for key, first, count in runs:
+                cards += zones[key][first : first + count]
+            true = cards[:] if state["attempt"] is not None else None
+            shuffle(rnd, cards)
+            at = 0
+            for key, first, count in runs:
+                dealt = cards[at : at + count]
+                zones[key][first : first + count] = dealt
+                for card in dealt:
+                    loc[card] = key
+                at += count
+        if (
+            true is not None and len(cards) > 1
+        ):  # a card imagined in its own place maps to itself: the snapshot keeps it
+            imagined.update(zip(true, cards, strict=True))
     if imagined:
         _redeal_snapshot(state["attempt"], imagined)
     pending = state["pending"]
@@ -76,6 +85,20 @@ def determinized(g, player, seed: int):
     return copy
 
 
+def shuffle(rnd: random.Random, cards: list) -> None:
+    """`rnd.shuffle(cards)`, the very same order from the very same draws, without its call per card: the imagined
+    deal shuffles every hidden card of the table, and a bot imagines one for each decision (issue 16). Each place from
+    the last down takes a card from those left (random.Random.shuffle and _randbelow_with_getrandbits: as many bits
+    as the count of cards left needs, drawn again while they name no card; tests/test_runtime_speed_n_table.py holds
+    it to `random.Random.shuffle`)."""
+    bits, count = rnd.getrandbits, len(cards)
+    for i, k in zip(range(count - 1, 0, -1), map(int.bit_length, range(count, 1, -1)), strict=True):
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _unseen_runs(g, player):
     """The cards `player` can neither see (Table.can_see) nor place (log_words.knows), each with its home, whose
     hidden cards it trades places with (_homes; and with backs, the back `player` sees there): (home, zone key,
@@ -87,12 +110,15 @@ def _unseen_runs(g, player):
     state, rules = g.state, g.rules
     placed = {int(card) for card, seen in state["shown"].items() if seen == "all" or (seen and player in seen)}
     placed.update(int(card) for card, seats in (state.get("known") or {}).items() if player in seats)
-    homes, with_backs, sight = _homes(rules), _has_backs(rules), g._sight
-    for key, cards in state["zones"].items():
-        rule, owner = sight.get(key) or sight_of(rules, key)
-        if rule == PUBLIC or (rule == OWNER and owner is not None and owner == player):
-            continue
-        end = len(cards) - 1 if rule == TOP else len(cards)  # a zone that shows its top card: the last of its list
+    homes, with_backs, zones = _homes(rules), _has_backs(rules), state["zones"]
+    if tuple(zones) == g.layout.order:  # the zones the layout was worked out for (Table.bind_tables), as ever
+        hidden = g.layout.unseen_zones(player)
+    else:  # a state built by hand: each zone's rule read here
+        sights = [(key, g._sight.get(key) or sight_of(rules, key)) for key in zones]
+        hidden = tuple((key, sight[0] == TOP) for key, sight in sights if hidden_by_zone(sight, player))
+    for key, top in hidden:
+        cards = zones[key]
+        end = len(cards) - 1 if top else len(cards)  # a zone that shows its top card: the last of its list
         if end <= 0:
             continue
         whole = not with_backs and None not in cards and placed.isdisjoint(cards)  # every card hidden, no gaps
@@ -126,9 +152,8 @@ def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
     snapshot still holds every card once."""
     snap = copy_state(attempt["snap"], shared=("params", "pending"))
     zones, loc, was_at = snap["zones"], snap["loc"], attempt["snap"]["loc"]
-    for key, cards in zones.items():
-        if not imagined.keys().isdisjoint(cards):  # a zone holding no re-dealt card stays as copied
-            zones[key] = [imagined.get(card, card) if card is not None else None for card in cards]
+    for key in {was_at[card] for card in imagined}:  # the zones that held re-dealt cards; the others stay as copied
+        zones[key] = list(map(imagined.get, zones[key], zones[key]))  # an empty place (None) stays empty
     for card, instead in imagined.items():
         loc[instead] = was_at[card]
     attempt["snap"] = snap

@@ -26,6 +26,7 @@ class ZoneLayout:
         zones = rules.zones
         known = list(keys) + [z for z in zones if z not in keys]
         self.keys = frozenset(keys)  # the zones of the state
+        self.order = keys  # ... in the state's order
         self.defs = {key: zone_def_of(rules, key) for key in known}
         self.slotted = frozenset(key for key, zone in self.defs.items() if is_slotted(zone))
         self.capacity = {
@@ -50,6 +51,18 @@ class ZoneLayout:
             if zone.get("owner") == "player"
         }
         self.key_lists = {zone_id: tuple(keys_of(rules, players, zone_id)) for zone_id in zones}
+        self._unseen: dict[str, tuple[tuple[str, bool], ...]] = {}  # unseen_zones, by player
+
+    def unseen_zones(self, player) -> tuple[tuple[str, bool], ...]:
+        """The zones of the state, in its order, whose cards `player` does not see by the zone alone (hidden_by_zone),
+        each with whether it shows its top card: the zones a bot's imagined deal re-deals (imagine._unseen_runs).
+        Worked out once a player: it reads only the layout."""
+        found = self._unseen.get(player)
+        if found is None:
+            found = self._unseen[player] = tuple(
+                (key, self.sight[key][0] == TOP) for key in self.order if hidden_by_zone(self.sight[key], player)
+            )
+        return found
 
 
 def zone_def_of(rules, key: str) -> dict:
@@ -79,6 +92,13 @@ def sight_of(rules, key: str) -> tuple:
     if visibility == "top":
         return TOP, None
     return HIDDEN, None
+
+
+def hidden_by_zone(sight: tuple, player) -> bool:
+    """Whether a zone of this `sight` (sight_of) hides some of its cards from `player`: all but a public zone and the
+    player's own zone (Table.can_see; the cards shown, `shown`, aside)."""
+    rule, owner = sight
+    return not (rule == PUBLIC or (rule == OWNER and owner is not None and owner == player))
 
 
 BACKS_VISIBLE, BACKS_TOP, BACKS_HIDDEN = "visible", "top", "hidden"

@@ -136,12 +136,12 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     soak and the benchmark all play this way, so their games are the same games."""
     made = 0
     while not game.over and (limit is None or made < limit):
-        decision = game.decision
-        assert decision is not None  # a game not over waits for a decision
-        if decision.is_chance:
+        pending = game.pending  # who answers, read from the pending decision: no Decision built for it
+        assert pending is not None  # a game not over waits for a decision
+        if pending["by"] == [CHANCE]:
             game.apply_chance()
         else:
-            player = decision.players[0]
+            player = pending["by"][0]
             legal = game.legal(player)
             game.apply(legal[rnd.randrange(len(legal))], player)
             made += 1

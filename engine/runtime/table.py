@@ -63,6 +63,10 @@ class Table:
     _card_names: list[str]
     _id_names: dict[str, str]
     sight_masks: dict[str, int | None]  # who sees a zone's cards by the zone alone (log_words._zone_sight)
+    # A copy of the state as it is now that nothing changes while the next answer is played (a bot's imagined deal,
+    # agents.GreedyAgent): an action that answer starts keeps it as its undo snapshot instead of copying the state
+    # again (driver.start_action, which takes it for that answer only). None: the snapshot is a copy.
+    undo_base: State | None = None
 
     def bind_tables(self):
         """Look up this game's zone and card tables (Game.__init__ calls it: a new, cloned or loaded game)."""
@@ -232,16 +236,29 @@ class Table:
         spec = self.rules.counters.get(counter_id)
         if spec is None:
             raise ContentError(f"`{counter_id}` is not a counter", code="X107")
-        if spec.get("owner") == "card":
-            raise ContentError(f"`{counter_id}` is kept on each card: say which with `on CARD`", code="X107")
-        if spec.get("owner") != "player":
+        kept_by = spec.get("owner")
+        if kept_by != "player":
+            if kept_by == "card":
+                raise ContentError(f"`{counter_id}` is kept on each card: say which with `on CARD`", code="X107")
             owner = "table"
-        low, high = spec.get("min"), spec.get("max")
+        low = spec.get("min")
         if low is not None:
             value = max(int(low), value)
+        high = spec.get("max")
         if high is not None:
             value = min(int(high), value)
         held = self.state["counters"][owner]
+        if key is None:
+            old = held.get(counter_id, 0)
+            if type(old) is int:  # the commonest: one number (`_set_one` without its call)
+                if value < old and spec.get("monotonic"):
+                    raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}", code="X111")
+                held[counter_id] = value
+                return value - old
+        return self._set_keyed(spec, counter_id, held, value, key)
+
+    def _set_keyed(self, spec, counter_id, held, value, key) -> int:
+        """`set_counter` of a counter with `keys` (at `key`, else at every key), or of a value of another kind."""
         values = held.get(counter_id)
         if key is not None:
             word = _key_in(values, counter_id, key, "change it without `at`")
