@@ -25,24 +25,24 @@ def step(g) -> None:
     state: State = g.state
     stage = state["stage"]
     if stage == "setup":
-        _push_phases(g, ["setup", "game_start"], state["players"][0])
+        _push_phases(g, ("setup", "game_start"), state["players"][0])
         state["stage"] = "next"
         state["turn"]["number"] = 0
     elif stage == "main":
         _main(g)
     elif stage == "turn_end":
-        _push_phases(g, ["turn_end"], state["turn"]["player"])
+        _push_phases(g, ("turn_end",), state["turn"]["player"])
         state["stage"] = "round_end"
     elif stage == "round_end":
         state["stage"] = "next"
         if g.rules.in_rounds or _round_ends(g):
             state["turn"]["round_over"] = True
-            _push_phases(g, ["round_end"], first_player(g))
+            _push_phases(g, ("round_end",), first_player(g))
     elif stage == "next":
         _next_turn(g)
     elif stage == "game_end":
         me = first_player(g)
-        _push_phases(g, ["game_end"], me)
+        _push_phases(g, ("game_end",), me)
         for scoring in reversed(g.rules.scorings):
             if scoring.get("when", "game_end") == "game_end" and scoring.get("effect"):
                 g.push(f"scoring/{scoring['id']}/effect", me, None, {NOBODY: True})
@@ -53,20 +53,28 @@ def step(g) -> None:
         raise ContentError(f"unknown stage {stage}", code="X303")
 
 
-def _push_phases(g, whens, me):
+def _push_phases(g, whens: tuple, me):
     """Push the phases of `whens` to run in order, as `me`; a phase outside any player's turn (setup, a
     round's start or end, the game's end) is nobody's act in the log (NOBODY), whoever `me` is."""
+    rules = g.rules
+    for key, nobodys in turn_plan(rules).pushed_at(rules, whens):
+        g.push(key, me, None, {NOBODY: True} if nobodys else None)
+
+
+def _phase_frames(rules, whens: tuple) -> tuple:
+    """(code key, whether nobody's act) of the phases of `whens` in the order they are pushed (the last to run
+    first): the phases of each moment with an effect, in order, then a scoring `when: round_end` (turn_end) after
+    that moment's phases."""
     frames = []
     for when in whens:
-        for phase in g.rules.phases.get(when, []):
+        for phase in rules.phases.get(when, []):
             if phase.get("effect"):
                 frames.append((f"phase/{phase['id']}/effect", when in NOBODYS_PHASES))
-        if when in SCORED_BETWEEN:  # a scoring `when: round_end` (turn_end) runs after that moment's phases
-            for scoring in g.rules.scorings:
+        if when in SCORED_BETWEEN:
+            for scoring in rules.scorings:
                 if scoring.get("when") == when and scoring.get("effect"):
                     frames.append((f"scoring/{scoring['id']}/effect", when in NOBODYS_PHASES))
-    for key, nobodys in reversed(frames):
-        g.push(key, me, None, {NOBODY: True} if nobodys else None)
+    return tuple(reversed(frames))
 
 
 # ---------------------------------------------------------------- who plays, rounds, players out
@@ -165,9 +173,9 @@ def _next_turn(g):
         flags.pop("$turn", None)
     g.log(f"Round {rounds}" if g.rules.in_rounds else f"Turn {state['turn']['number']}: {player}")
     state["stage"] = "main"
-    _push_phases(g, ["turn_start"], player)
+    _push_phases(g, ("turn_start",), player)
     if new_round:
-        _push_phases(g, ["round_start"], player)
+        _push_phases(g, ("round_start",), player)
 
 
 def _main(g):
@@ -195,7 +203,7 @@ def _main(g):
         state["pending"] = {"kind": "action", "by": [me], "options": [END_TURN]}
         return
     ctx = Ctx(g, {}, me, None)  # one context for every check of this menu: conditions only read it
-    options = [action_id for action_id, check in plan.offered if _refusal(g, check, me, ctx) is None]
+    options = _on_menu(g, plan, me, ctx)
     may_end = _end_refusal(plan, ctx) is None
     if may_end:
         options.append(END_TURN)
@@ -263,6 +271,27 @@ def _refusal(g, check, me, ctx) -> tuple | None:
     return None
 
 
+def _on_menu(g, plan, me, ctx) -> list[str]:
+    """The actions on `me`'s menu now, in the pack's order: those offered that `_refusal` keeps none of, by its checks in
+    its order, in one loop over the plan (a menu is worked out hundreds of times a game; the reasons are not needed)."""
+    state: State = g.state
+    turn = state["turn"]
+    acted = turn["acted"]
+    used_in = {"once_per_turn": turn["used"], "once_per_game": state["used"][me]}
+    have = {counter_id: g.counter(me, counter_id) for counter_id in plan.cost_counters}  # (conditions only read)
+    options = []
+    for action_id, whole_turn, limit, cost, available in plan.on_menu:
+        if (whole_turn and acted) or (limit is not None and used_in[limit].get(action_id)):
+            continue
+        for counter_id, amount in cost:
+            if have[counter_id] < amount:
+                break
+        else:  # every cost payable
+            if available is None or available(ctx):
+                options.append(action_id)
+    return options
+
+
 _HIDDEN, _WHOLE_TURN, _AVAILABLE = ("hidden",), ("whole_turn",), ("available",)
 _NEVER, _CONDITION = ("never",), ("condition",)
 _LIMITED = ("once_per_turn", "once_per_game")
@@ -272,14 +301,18 @@ class TurnPlan:
     """What the menu reads of the pack, worked out once per pack rather than at each of a game's hundreds
     of menus. `checks`: action id -> (hidden, whole_turn, limit or None, cost as (counter, amount) pairs,
     available test or None, the action id), the test compiled by exists.py so that "is there some X?" stops at
-    the first X; `offered`: (action id, its checks) of the actions that are not hidden, in the pack's order;
+    the first X; `offered`: (action id, its checks) of the actions that are not hidden, in the pack's order, and
+    `on_menu` the same as (action id, whole_turn, limit, cost, available), as `_on_menu` reads them, and
+    `cost_counters` the counters their costs name, read once a menu;
     `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one; `menu`: whether
     turns have a menu (pack.yaml `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is
-    always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is."""
+    always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is;
+    `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings."""
 
-    __slots__ = ("checks", "end_turn", "menu", "offered", "triggers")
+    __slots__ = ("checks", "cost_counters", "end_turn", "menu", "offered", "on_menu", "phase_frames", "triggers")
 
     def __init__(self, rules):
+        self.phase_frames: dict[tuple, tuple] = {}  # moments (_push_phases's `whens`) -> their frames, as asked
         self.menu = rules.manifest.get("menu", True) is not False
         rule = rules.manifest.get("end_turn")
         key = f"pack/{rules.manifest.get('id')}/end_turn"  # compiled when a condition, not `always` or `never`
@@ -299,18 +332,29 @@ class TurnPlan:
                 action_id,
             )
         self.offered = tuple((a, check) for a, check in self.checks.items() if not check[0])
+        self.on_menu = tuple((a, *check[1:5]) for a, check in self.offered)
+        self.cost_counters = tuple(dict.fromkeys(counter for _, check in self.offered for counter, _ in check[3]))
         self.triggers = tuple(
             (rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))
             for rule in rules.ends
             if f"end/{rule['id']}/trigger" in rules.code
         )
 
+    def pushed_at(self, rules, whens: tuple) -> tuple:
+        """The frames `_push_phases` pushes for `whens` (`_phase_frames`), worked out at its first push (`rules`: the
+        pack this plan is of)."""
+        frames = self.phase_frames.get(whens)
+        if frames is None:
+            frames = self.phase_frames[whens] = _phase_frames(rules, whens)
+        return frames
+
 
 def turn_plan(rules) -> TurnPlan:
-    plan = rules.__dict__.get("_turn_plan")
-    if plan is None:
-        plan = rules.__dict__["_turn_plan"] = TurnPlan(rules)
-    return plan
+    try:
+        return rules._turn_plan
+    except AttributeError:  # the pack's first turn
+        plan = rules._turn_plan = TurnPlan(rules)
+        return plan
 
 
 # kept in the undo snapshot as they are, not copied: the pack's parameters (fixed for the game) and the menu just

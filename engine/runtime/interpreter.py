@@ -40,7 +40,7 @@ def answer(g, player, option):
     pending = state["pending"]
     if len(pending["by"]) > 1 or pending.get("answers") is not None:
         pending.setdefault("answers", {})[player] = option
-        pending["by"] = [p for p in pending["by"] if p != player]
+        pending["by"] = list(filter(player.__ne__, pending["by"]))  # those yet to answer
         if pending["by"]:
             return
         given = [pending["answers"][p] for p in pending["order"]]
@@ -176,6 +176,17 @@ def advance(g):
     while state["stage"] != "over":
         pending = state["pending"]
         if pending is not None:
+            by = pending["by"]
+            # one option, one player and no dead end known: its one option is live, answered as below at once
+            if (
+                len(pending["options"]) == 1
+                and len(by) == 1
+                and not state["dead"]
+                and pending["kind"] not in _ASKED_ALWAYS
+                and by[0] != CHANCE
+            ):
+                answer(g, by[0], 0)
+                continue
             live, legal = g._live_now(pending)  # live_options, once per decision (Game._live_now)
             if not live:
                 if state["attempt"] is not None:
@@ -186,7 +197,6 @@ def advance(g):
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
             kind = pending["kind"]
-            by = pending["by"]
             if len(live) == 1 and len(by) == 1 and kind not in _ASKED_ALWAYS and by[0] != CHANCE:
                 answer(g, by[0], live[0])
                 continue

@@ -158,6 +158,7 @@ def plain_copy(data):
 
 
 _FLAT_LISTS = ("loc", "orient")  # a state's lists of numbers and texts only: a slice is their deep copy
+_FLAT_MAPS = ("rng",)  # a state's mappings of numbers only (stream -> its state): a copy of the dict is its deep copy
 
 
 def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
@@ -168,26 +169,52 @@ def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
     copied or placed key by key in Python. The undo snapshot at each action's start (driver.start_action) and
     `clone` pay for it (issue 16).
     `shared`: keys whose values are kept as they are, for a caller that knows nothing changes them; `skip`: keys
-    left out of the copy (one pass over the state, with no part-copy made first)."""
-    outline = dict(data)  # the keys in order; the parts copied apart are put in after marshal's round trip
-    apart = {}
-    for key in (*_FLAT_LISTS, "zones", *shared, *skip):
-        if key in outline and key not in apart:  # a key named twice (`shared` a flat list) is set apart once
-            apart[key] = outline[key]
-            outline[key] = None
+    left out of the copy. Which key goes where is worked out once per shape of state (`_copy_plan`)."""
+    keys = tuple(data)
+    plan = _COPY_PLANS.get((keys, shared, skip))
+    if plan is None:
+        plan = _copy_plan(keys, shared, skip)
+    kept, placeholders, shared_kept, copies_zones, flat_parts = plan
+    outline = dict(zip(kept, map(data.__getitem__, kept), strict=True))  # the keys in order, less those skipped
+    outline.update(placeholders)  # None where a part is shared or copied apart, put in after marshal's round trip
     copied = plain_copy(outline)
-    for key, value in apart.items():
-        if key in skip:
-            del copied[key]
-        elif key in shared:
-            copied[key] = value
-        elif key == "zones" and type(value) is dict:
-            copied[key] = _copied_zones(value)
-        elif key != "zones" and type(value) is list:  # loc, orient
-            copied[key] = value[:]
-        else:  # a part of another shape (a state built by hand): marshal's copy
-            copied[key] = plain_copy(value)
+    copied.update(zip(shared_kept, map(data.__getitem__, shared_kept), strict=True))
+    if copies_zones:
+        zones = data["zones"]
+        copied["zones"] = _copied_zones(zones) if type(zones) is dict else plain_copy(zones)
+    for key in flat_parts:
+        values = data[key]
+        if type(values) is list:
+            copied[key] = values[:]
+        elif type(values) is dict and _ONLY_NUMBERS.issuperset(map(type, values.values())):
+            copied[key] = values.copy()
+        else:  # another shape (a state built by hand)
+            copied[key] = plain_copy(values)
     return copied
+
+
+_ONLY_NUMBERS = frozenset((int,))
+
+
+# (the state's keys, shared, skip) -> how copy_state copies such a state: keyed by all it reads, so never stale; a
+# game's states have a handful of shapes (a state built by hand may add more: the plans are dropped past _MOST_PLANS)
+_COPY_PLANS: dict[tuple, tuple] = {}
+_MOST_PLANS = 64
+
+
+def _copy_plan(keys: tuple, shared: tuple, skip: tuple) -> tuple:
+    """For copy_state: the keys copied (in order), None for each part not copied by marshal, the shared keys, whether
+    the zones are copied apart, and the flat lists and maps copied apart. A key both skipped and shared is skipped;
+    a part both shared and copied apart is shared."""
+    kept = tuple(key for key in keys if key not in skip)
+    shared_kept = tuple(key for key in kept if key in shared)
+    copies_zones = "zones" in kept and "zones" not in shared
+    flat_parts = tuple(key for key in (*_FLAT_LISTS, *_FLAT_MAPS) if key in kept and key not in shared)
+    apart = shared_kept + flat_parts + (("zones",) if copies_zones else ())
+    if len(_COPY_PLANS) >= _MOST_PLANS:
+        _COPY_PLANS.clear()
+    plan = _COPY_PLANS[keys, shared, skip] = (kept, dict.fromkeys(apart), shared_kept, copies_zones, flat_parts)
+    return plan
 
 
 def _copied_zones(zones: dict) -> dict:
