@@ -415,6 +415,7 @@ class ExpressionCompiler:
         self.temporaries = 0  # Python variables made for values read twice (`_temporary`)
         self.in_iterable = 0  # > 0 while making a comprehension's first iterable, where `:=` is refused
         self._reads_known: dict[tuple[int, int], tuple[list, int]] = {}
+        self.read_only = None  # the argument being made for a built-in that only reads it (`_read_only`)
 
     def compile(self, node, per_item: bool = False):
         """`per_item`: a function of the context and one item, `item` bound to it (as inside `where`): how a
@@ -616,7 +617,14 @@ class ExpressionCompiler:
             def argument(i, a):
                 if i in bare and a[0] == "name" and a[2] not in self.scope:
                     return repr(a[2])
-                return self.counter_name(a) if i in counters else self.src(a)
+                if i in counters:
+                    return self.counter_name(a)
+                return self._read_only(a) if (name, i) in _READ_ONLY_ARGS else self.src(a)
+
+            if self._count_own(name, args):
+                zone, player = args[0][3]
+                fused = self._bind("B", "count_own", functions.count_own)
+                return f"{fused}(c, {self.src(zone)}, {self.src(player)})"
 
             prepared = functions.PREPARED.get(name)
             if prepared is not None and self.loops and len(args) > prepared[0]:
@@ -637,6 +645,20 @@ class ExpressionCompiler:
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
+
+    @staticmethod
+    def _count_own(name: str, args) -> bool:
+        """Whether the call is `count(own(ZONE, PLAYER))` of the built-ins themselves (a test may put a spy in place of
+        one), made one call: functions.count_own."""
+        return (
+            name == "count"
+            and len(args) == 1
+            and args[0][0] == "call"
+            and args[0][2] == "own"
+            and len(args[0][3]) == 2
+            and functions.BUILTINS["count"] is functions._count
+            and functions.BUILTINS["own"] is functions._own
+        )
 
     def _flag_named(self, args) -> bool:
         """Whether `flagged(FLAG)` or `flagged(FLAG, PLAYER)` names its flag in the text (not a name bound earlier), and,
@@ -710,9 +732,19 @@ class ExpressionCompiler:
         return self.src(node)
 
     def _x_field(self, node):
-        return self._field_read(node[3], self.src(node[2]))
+        shared = node is self.read_only
+        return self._field_read(node[3], self.src(node[2]), shared)
 
-    def _field_read(self, name: str, value: str) -> str:
+    def _read_only(self, node) -> str:
+        """Source of `node` as the argument of a built-in that only reads it (the cost of `can_pay`): a printed list
+        field is then passed as the pack's own tuple, not copied."""
+        self.read_only = node
+        try:
+            return self.src(node)
+        finally:
+            self.read_only = None
+
+    def _field_read(self, name: str, value: str, shared: bool = False) -> str:
         """The field `name` of the value `value` (Python source), without a call where the value is read twice freely
         (a Python variable, `c.card`, `c.me`): of a card number, a printed field from the pack's table and its
         orientation from the state; of the acting player (`me.vp`), the counter. Any other value (a card id, a zone,
@@ -739,7 +771,7 @@ class ExpressionCompiler:
             return plain
         values, copied = table
         read = self._bind("T", name, values)
-        fast = f"list({read}[{value}])" if copied else f"{read}[{value}]"
+        fast = f"list({read}[{value}])" if copied and not shared else f"{read}[{value}]"
         return f"({fast} if type({value}) is int and 0 <= {value} < {len(values)} else {plain})"
 
     def _x_index(self, node):
@@ -980,6 +1012,8 @@ _WHOLE_NUMBER_BUILTINS = frozenset(
         "compare_dice",
     }
 )
+# (built-in, argument position) of arguments the built-in only reads: a printed list field is passed uncopied
+_READ_ONLY_ARGS = frozenset({("can_pay", 0)})
 _YES_NO_BUILTINS = frozenset({"empty", "has", "contains", "can_pay", "requires_met", "flagged", "eliminated"})
 
 # built-in functions whose value is never a list (or only one of the pack's data)

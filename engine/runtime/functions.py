@@ -126,6 +126,9 @@ def _tally(g, zone) -> dict:
     return counts
 
 
+_READ_AS_IS = frozenset({list, tuple})
+
+
 def _can_pay(c, cost, zone, joker=None):
     return _can_pay_with(c, cost, _can_pay_ready(c, zone, joker))
 
@@ -139,7 +142,7 @@ def _can_pay_ready(c, zone, joker=None):
 def _can_pay_with(c, cost, ready):
     """`ready`: the counts, the joker's card id and how many jokers stand for one item."""
     g = c.g
-    items = cost if type(cost) is list else list(cost or [])
+    items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
@@ -279,6 +282,25 @@ def _own(c, zone, player):
     if key.split(":")[-1] != player:
         raise ValueError(f"`{zone}` is not a zone every player has")
     return key
+
+
+def count_own(c, zone, player):
+    """`count(own(ZONE, PLAYER))` in one call (codegen.py fuses the two where it finds them): a player's zone is
+    counted as `_count` counts the key `_own` gives, without the second call (a board game asks it of every
+    place and player again and again)."""
+    g = c.g
+    try:
+        key = g._own_keys[zone][player]
+        cards = g.state["zones"][key]
+    except (KeyError, TypeError):  # not a zone every player has, of a player (or not in the state): as the two calls do
+        return _count(c, _own(c, zone, player))
+    if key in g._slotted:  # a row: its gaps are not counted
+        return _count(c, key)
+    count = len(cards)
+    g.work -= count
+    if g.work < 0:
+        out_of_work()
+    return count
 
 
 def _compare_dice(c, first, second):

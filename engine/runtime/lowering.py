@@ -216,7 +216,7 @@ class _Lowering:
                 return [
                     f"pc = {pc}",
                     f"v = {value}(c)",
-                    "if type(v) is int and not -MAX_INT <= v <= MAX_INT:",
+                    f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
                     "    bounded_int(v)",
                     f"E[{step[1]!r}] = v",
                 ]

@@ -1286,7 +1286,9 @@ class Flag(VerbStep):
         flag = self.flag if f is None else f(c)
         f = self.for_player
         player = c.me if f is None else f(c) or c.me
-        flags = g.state["flags"].setdefault(g.rules.flag_holder(flag, player), {})
+        # whose flag it is (Ruleset.flag_holder, without its call: a verb most turns run)
+        holder = "table" if type(flag) is str and flag in g.rules.table_flags else player
+        flags = g.state["flags"].setdefault(holder, {})
         if self.on:
             flags[flag] = True
         else:
