@@ -17,6 +17,7 @@ import random
 
 import pytest
 from scenario import ruleset
+from test_greedy_agent import _PACK as GATHER_PACK
 from test_greedy_agent import _sampled_states
 from test_runtime_speed_h_greedy import _determinized_as_before
 
@@ -113,7 +114,7 @@ def test_an_option_that_keeps_the_deal_as_its_snapshot_is_undone_as_with_a_copy(
 def test_the_deal_shared_as_a_snapshot_serves_one_answer_only(make_pack):
     """An answer that starts no action (end turn) takes the shared deal too: the next action keeps a copy of its own
     state, and its undo brings that state back, not the deal's."""
-    rules = load(make_pack({"rules.yaml": _GATHER}, manifest=_GATHER_PACK))
+    rules = load(make_pack({"rules.yaml": _GATHER}, manifest=GATHER_PACK))
     game = Game.new(rules, 2, 0)
     deal = game.clone()
     game.undo_base = deal.state
@@ -215,12 +216,6 @@ def _set_counter_as_before(g, owner, counter_id, value, key=None):
     return Table._set_one(spec, counter_id, held, counter_id, value)
 
 
-_GATHER_PACK = """kind: pack
-id: gather
-name: Gather
-version: 1.0.0
-players: {min: 2, max: 2}
-"""
 _GATHER = """kind: counter
 id: vp
 name: Victory points
@@ -278,7 +273,7 @@ def _outcome(call, *args):
 def test_set_counter_answers_as_before(make_pack):
     """Every kind of counter (plain, monotonic, bounded, the table's, with keys, on cards, none), every owner, values
     across the bounds, with and without a key: the same change, state and error as before."""
-    rules = load(make_pack({"rules.yaml": _GATHER}, manifest=_GATHER_PACK))
+    rules = load(make_pack({"rules.yaml": _GATHER}, manifest=GATHER_PACK))
     game = Game.new(rules, 2, 0)
     before = game.clone()
     cases = 0

@@ -1106,7 +1106,7 @@ class Perform(VerbStep):
             raise ContentError(f"`{action}` is not an action", code="X107")
         key = self.effect_key or f"action/{action}/effect"
         if key in g.rules.code:
-            env = {NOBODY: True} if self.for_player is None and c.env.get(NOBODY) else None  # `_inherited`
+            env = _inherited(self, c)
             names = g.rules.actions[action].get("params") or ()
             if names:
                 given = [value(c) for value in self.args.get("values") or ()]
