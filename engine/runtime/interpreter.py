@@ -6,7 +6,8 @@ turn driver (driver.py) say what comes next. A frame runs as its lowered Python 
 step it is at, else step by step here (`interpret`, the reference the lowered functions follow). An
 answer (`answer`) resumes the verb that asked it (verbs.py), or starts the action chosen from the menu.
 `Game` binds these functions as its methods (`g._advance()`, `g.push(...)`): the hot path
-`apply -> _answer -> _advance -> _run_frame` pays no extra call.
+`apply -> _answer -> _advance` pays no extra call, and `advance` calls a frame's lowered function itself
+(as `run_frame` does: `first_entry` works it out the first time a frame runs from a step).
 """
 
 from __future__ import annotations
@@ -84,17 +85,23 @@ def run_frame(g):
     its frame is at, else (no such function, or near the step budget) step by step."""
     frame = g.state["stack"][-1]
     code = g.rules.code[frame["code"]]
-    entries = code.entries
-    if entries is None:
-        entries = code.entries = {}
-    pc = frame["pc"]
     try:
-        run = entries[pc]
-    except KeyError:
-        run = entries[pc] = lowering.entry(code, pc)
+        run = code.entries[frame["pc"]]
+    except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
+        run = first_entry(code, frame["pc"])
     if run is not None and run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
         return
     interpret(g, frame, code)
+
+
+def first_entry(code, pc: int):
+    """The lowered function that runs `code` from step `pc` (lowering.entry; None: none, the steps are
+    interpreted), worked out the first time a frame runs from there and kept in `code.entries`."""
+    entries = code.entries
+    if entries is None:
+        entries = code.entries = {}
+    run = entries[pc] = lowering.entry(code, pc)
+    return run
 
 
 def interpret(g, frame, code):
@@ -173,6 +180,7 @@ def advance(g):
     """Run until someone must decide or the game is over."""
     state: State = g.state
     state["steps"] = 0
+    codes = g.rules.code
     while state["stage"] != "over":
         pending = state["pending"]
         if pending is not None:
@@ -213,8 +221,16 @@ def advance(g):
                         answer(g, player, option)
                     continue
             return
-        if state["stack"]:
-            run_frame(g)
+        stack = state["stack"]
+        if stack:  # run_frame, without its call
+            frame = stack[-1]
+            code = codes[frame["code"]]
+            try:
+                run = code.entries[frame["pc"]]
+            except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
+                run = first_entry(code, frame["pc"])
+            if run is None or not run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
+                interpret(g, frame, code)
             continue
         driver_step(g)
 

@@ -7,6 +7,8 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 
 from __future__ import annotations
 
+from itertools import count, filterfalse
+
 from engine.dsl.builtins import ORIENTATIONS, VERBS, implemented
 
 from .budget import bounded, bounded_int, spend
@@ -768,18 +770,20 @@ class ChooseSecretly(VerbStep):
         options: list = []
         own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
-        place = positions.setdefault
         hashable = True  # every option so far is hashable: `options` is then `positions`' keys, in order
-        source, env, card = self.args.get("from"), c.env, c.card
+        source = self.args.get("from")
+        chooser = Ctx(g, c.env, None, c.card)  # one context, `me` each chooser in turn: expressions only read it
         for player in players:
+            chooser.me = player
             # only read: each item is kept in `options`, never the list itself
-            items = g.items_read(source(Ctx(g, env, player, card))) if source is not None else []
+            items = g.items_read(source(chooser)) if source is not None else []
             # each option is looked for among those so far
             spend(g, len(items) * (1 + (len(positions) if hashable else len(options))))
             keys = None
             if hashable:
-                try:  # a new option takes the next place (its place is worked out before it is kept)
-                    keys = [place(item, len(positions)) for item in items]
+                try:  # the new options take the next places, in their order, without a loop of Python
+                    positions.update(zip(filterfalse(positions.__contains__, items), count(len(positions))))
+                    keys = list(map(positions.__getitem__, items))
                 except TypeError:  # a list or a mapping among them: from here on, the way below
                     hashable = False
                     options = list(positions)  # with this player's first items: found again below
@@ -813,10 +817,11 @@ class ChooseSecretly(VerbStep):
             low = high = int(amount or 0)
         choosers: dict[str, list[int]] = {}  # those with something to pick: fewer options, fewer picks
         limits: dict[str, list[int]] = {}
-        for player, keys in own.items():
-            if min(high, len(keys)) > 0:
-                choosers[player] = keys
-                limits[player] = [min(low, len(keys)), min(high, len(keys))]
+        if high > 0:  # (every chooser in `own` has an option)
+            choosers = own
+            for player, keys in own.items():
+                n = len(keys)
+                limits[player] = [min(low, n), min(high, n)]
         frame["wait"] = {
             "players": players,
             "own": choosers,
@@ -897,9 +902,9 @@ class ChooseSecretly(VerbStep):
             asked = {p: question(Ctx(g, c.env, p, c.card)) or plain for p in askers}
         most = max(wait["limits"][p][1] for p in askers) if wait["taking"] else 1
         if most > 1:
-            count = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
-            asked = {p: text + count for p, text in asked.items()}
-            plain += count
+            round_of = f" ({1 + min(len(wait['picks'][p]) for p in askers)} of {most})"
+            asked = {p: text + round_of for p, text in asked.items()}
+            plain += round_of
         alike = len(set(asked.values())) == 1
         pending = {
             "kind": "secret",
@@ -925,14 +930,16 @@ class ChooseSecretly(VerbStep):
         own, offers, picks = wait["own"], wait["offer"], wait["picks"]
         for player, key in zip(wait["order"], answer, strict=False):
             picks[player].append(_place_answered(own[player], offers[player], key))
-        pending = self._pending(g, c, frame)
-        if pending is not None:
-            return pending
+        if wait["taking"]:  # (one pick each, without `taking`: everyone has picked)
+            pending = self._pending(g, c, frame)
+            if pending is not None:
+                return pending
         options = wait["options"]
         chosen = {}
         for p, places in picks.items():
-            keys = own[p]
-            chosen[p] = [options[keys[j]] for j in places if j >= 0]
+            if places and places[-1] < 0:  # "done", their last pick: no option
+                places = places[:-1]
+            chosen[p] = list(map(options.__getitem__, map(own[p].__getitem__, places)))
         if wait["taking"]:
             self.bind(c, [chosen.get(p, []) for p in wait["players"]])
         else:
