@@ -453,6 +453,11 @@ def _result(g):
     ending = state["ending"] or {"rule": "declared", "by": None}
     counter = g.rules.score_counter
     scores = {p: g.counter(p, counter) for p in state["players"]} if counter else {}
+    if g.scores_only:  # a projection (scoring.projected_margin) reads the scores alone: no winners, no log line
+        turns = state["turn"]["number"]
+        state["result"] = {"winners": [], "scores": scores, "reason": ending.get("rule"), "turns": turns}
+        state["stage"], state["pending"] = "over", None
+        return
     rule = next((r for r in g.rules.ends if r["id"] == ending.get("rule")), {})
     if not rule and counter:  # ended otherwise (a turn limit, `end_game` with no rule holding): by the score
         rule = next((r for r in g.rules.ends if r.get("counter") == counter), {})

@@ -36,14 +36,18 @@ from .views import player_view
 
 class Game(Table):
     state: State
+    scores_only = False  # ended only for its scores, then thrown away (scoring.projected_margin, driver._result)
 
-    def __init__(self, rules, state: State):
+    def __init__(self, rules, state: State, tables_of: Game | None = None):  # tables_of: the game cloned
         self.rules = rules
         self.state = state
         self.params = state["params"]
         self.counters_of = set(state["players"]) | {"table"}
         self.rng = Streams(state["rng"], state["seed"])
-        self.bind_tables()  # the zone and card tables of this pack and seating (table.py)
+        if tables_of is not None and tables_of.layout.order == tuple(state["zones"]):
+            self._take_tables(tables_of)
+        else:
+            self.bind_tables()  # the zone and card tables of this pack and seating (table.py)
         self.held_memo: dict = {}  # facts that depend only on where cards lie; emptied by every move
         self.work = WORK_BUDGET  # what is left of this answer's work budget (budget.py)
         self.max_answers_per_turn: int | None = None  # None: no limit (replays, tests, imagined games)
@@ -52,6 +56,11 @@ class Game(Table):
         self._answerable: tuple = (None, -1, None, 0, None, ([], {}), -1)
         # an imagined game read only at this player's menus (agents.GreedyAgent): others' are not worked out (driver._main)
         self.menus_for: str | None = None
+
+    def _take_tables(self, source: Game) -> None:
+        """`bind_tables` for a clone (same seating, same zones): the source's tables and a copy of its zone masks."""
+        vars(self).update(zip(_BOUND_TABLES, map(vars(source).__getitem__, _BOUND_TABLES), strict=True))
+        self.sight_masks = source.sight_masks.copy()
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod
@@ -293,3 +302,19 @@ class Game(Table):
     _advance = interpreter.advance  # run until someone must decide
     _live = undo.live_options  # the options, less the known dead ends
     fail = undo.fail  # undo the current action: it cannot be done this way
+
+
+# what Table.bind_tables sets that is the same for every game of a pack and seating (Game._take_tables)
+_BOUND_TABLES = (
+    "layout",
+    "_zone_defs",
+    "_slotted",
+    "_capacity",
+    "_sight",
+    "_zone_names",
+    "_zone_owner",
+    "_own_keys",
+    "_card_defs",
+    "_card_names",
+    "_id_names",
+)

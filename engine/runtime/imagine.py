@@ -25,7 +25,7 @@ def clone(g):
     if attempt is not None:
         attempt = {**attempt, "path": list(attempt["path"]), "counts": list(attempt["counts"])}
     copied["attempt"] = attempt
-    return type(g)(g.rules, copied)
+    return type(g)(g.rules, copied, g)  # the same seating and zones: g's tables (Game._take_tables)
 
 
 def determinized(g, player, seed: int):

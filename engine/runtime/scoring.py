@@ -24,6 +24,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         now = {p: g.counter(p, counter) for p in g.state["players"]}
         finished = g if in_place else g.clone()
         finished.work = WORK_BUDGET
+        finished.scores_only = True  # no winners worked out (driver._result)
         state = finished.state
         state["stack"], state["pending"], state["attempt"] = [], None, None
         state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}

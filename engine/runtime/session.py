@@ -135,8 +135,8 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     `limit` answers were given; `after(game)` runs after each step. Returns the answers given. Tests, the
     soak and the benchmark all play this way, so their games are the same games."""
     made = 0
-    while not game.over and (limit is None or made < limit):
-        pending = game.pending  # who answers, read from the pending decision: no Decision built for it
+    while game.state["stage"] != "over" and (limit is None or made < limit):  # `Game.over`, read without its call
+        pending = game.state["pending"]  # who answers, read from the pending decision: no Decision built for it
         assert pending is not None  # a game not over waits for a decision
         if pending["by"] == [CHANCE]:
             game.apply_chance()
