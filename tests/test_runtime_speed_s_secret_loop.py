@@ -23,6 +23,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.game import Game
 from engine.runtime.protocol import CHANCE, allowed_for
 from engine.runtime.rules import load
+from engine.runtime.session import play_randomly
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 
@@ -325,11 +326,7 @@ def test_the_loop_runs_lowered_functions_without_run_frame(monkeypatch):
     for code in rules.code.values():
         code.entries = None
     game = Game.new(rules, 4, 0)
-    rnd = random.Random(0)
-    for _ in range(200):
-        player = game.decision.players[0]
-        legal = game.legal(player)
-        game.apply(legal[rnd.randrange(len(legal))], player)
+    play_randomly(game, random.Random(0), limit=200)
     assert sum(len(code.entries or ()) for code in rules.code.values()) > 10  # frames ran, from many steps
     assert calls == []
 
@@ -345,9 +342,5 @@ def test_each_steps_function_is_worked_out_once(monkeypatch):
         interpreter.lowering, "entry", lambda code, pc: worked_out.append((code.key, pc)) or entry(code, pc)
     )
     game = Game.new(rules, 4, 0)
-    rnd = random.Random(0)
-    for _ in range(100):
-        player = game.decision.players[0]
-        legal = game.legal(player)
-        game.apply(legal[rnd.randrange(len(legal))], player)
+    play_randomly(game, random.Random(0), limit=100)
     assert worked_out and len(worked_out) == len(set(worked_out))
