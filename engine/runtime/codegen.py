@@ -194,6 +194,62 @@ def _index(g, items, i):
     return items[i - 1] if isinstance(i, int) and 0 < i <= size else None
 
 
+def _position(g, low, high, items, value, weight, key, at):
+    """`first(numbers(LOW, HIGH) where ITEMS[item] = VALUE)` in one call: the same answer, errors and work (charged at
+    once: it only reads); ITEMS and VALUE are `_free`, worked out once."""
+    if high - low > functions.MAX_NUMBERS:  # as `numbers` checks and pays
+        raise ValueError(f"numbers({low}, {high}) would hold more than {functions.MAX_NUMBERS} numbers")
+    count = high - low + 1
+    if count <= 0:
+        return None
+    g.work -= count  # `numbers`' list
+    if g.work < 0:
+        out_of_work()
+    g.work -= count * weight  # the `where`, paying its test for each of its items
+    if g.work < 0:
+        out_of_work(key, at)
+    if type(items) is not list:
+        items = g.items_read(items)
+    size = len(items)
+    g.work -= count * size  # `_index` for each number
+    if g.work < 0:
+        out_of_work()
+    if value is None or type(value) is list:  # a number past the list reads `none`; two lists pay for their size
+        found = []
+        for number in range(low, high + 1):
+            listed = items[number - 1] if 0 < number <= size else None
+            if type(listed) is list and type(value) is list:
+                spend(g, min(expanded_size(listed), expanded_size(value)))
+            if listed == value:
+                found.append(number)
+        matches, first = len(found), found[0] if found else None
+    else:  # only the numbers that name a place of the list may match
+        start, stop = max(low, 1), min(high, size)
+        window = items[start - 1 : stop] if start <= stop else []
+        matches = window.count(value)
+        first = window.index(value) + start if matches else None
+    g.work -= matches  # `first` reads the list of the matching numbers
+    if g.work < 0:
+        out_of_work()
+    return first
+
+
+def _matches(g, items, value):
+    """`count(SOURCE where item = VALUE)` of the items `_each` gave, with no Python step per item: the same work."""
+    count = sum(1 for item in items if _eq(g, item, value)) if type(value) is list else items.count(value)
+    g.work -= count
+    if g.work < 0:
+        out_of_work()
+    return count
+
+
+def _holds(g, items, value):
+    """`count(SOURCE where item = VALUE) > 0` of the items `_each` gave, with no Python step per item."""
+    if type(value) is not list:
+        return value in items
+    return any(_eq(g, item, value) for item in items)
+
+
 @functools.lru_cache(maxsize=4096)
 def compiled(source: str, filename: str):
     """Generated source compiled once per process: a pack compiles to the same source at every load (tests
@@ -358,6 +414,9 @@ _HELPERS: dict[str, Any] = {
     "_mul": _mul,
     "_eq": _eq,
     "_each": _each,
+    "_position": _position,
+    "_matches": _matches,
+    "_holds": _holds,
     "_keep": _keep,
     "_built": _built,
     "_local": local_unset,
@@ -610,6 +669,12 @@ class ExpressionCompiler:
             return self._per_item_call(node)
         if name == "flagged" and name in functions.BUILTINS and self._flag_named(args):
             return self._flag_read(args)
+        if name == "first" and (search := self._position_search(args)) is not None:
+            return search
+        if name == "count" and len(args) == 1 and functions.BUILTINS["count"] is functions._count:
+            membership = self.membership(args[0])
+            if membership is not None:
+                return f"_matches(g, {membership[0]}, {membership[1]})"
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
             counters = _COUNTER_ARGS.get(name, ())
@@ -659,6 +724,55 @@ class ExpressionCompiler:
             and functions.BUILTINS["count"] is functions._count
             and functions.BUILTINS["own"] is functions._own
         )
+
+    def _position_search(self, args) -> str | None:
+        """`first(numbers(LOW, HIGH) where LIST[item] = VALUE)`, LIST and VALUE `_free`, as one call of `_position`."""
+        if len(args) != 1 or args[0][0] != "where":
+            return None
+        _, at, source, test = args[0]
+        if source[0] != "call" or source[2] != "numbers" or len(source[3]) != 2 or test[0] != "cmp" or test[2] != "==":
+            return None
+        if (
+            functions.BUILTINS["first"] is not functions._first
+            or functions.BUILTINS["numbers"] is not functions._numbers
+        ):
+            return None
+        for listed, value in ((test[3], test[4]), (test[4], test[3])):
+            if listed[0] == "index" and self._is_item(listed[3]) and self._free(listed[2]) and self._free(value):
+                low, high = (self.src(bound) for bound in source[3])
+                return (
+                    f"_position(g, {low}, {high}, {self.src(listed[2])}, {self.src(value)}, {weight(test)}, "
+                    f"{self.key!r}, {int(at)})"
+                )
+        return None
+
+    def membership(self, node) -> tuple[str, str] | None:
+        """(the items paid for, VALUE) of `SOURCE where item = VALUE`, VALUE `_free`: its matches are VALUE's copies."""
+        if node[0] != "where" or node[3][0] != "cmp" or node[3][2] != "==":
+            return None
+        _, at, source, test = node
+        for item, value in ((test[3], test[4]), (test[4], test[3])):
+            if self._is_item(item) and self._free(value):
+                each = f"_each(g, {self._iterable(source)}, {weight(test)}, {self.key!r}, {int(at)})"
+                return each, self.src(value)
+        return None
+
+    def _is_item(self, node) -> bool:
+        """Whether `node` is the item of a `where` around it (`item`, or `card`), not a name bound earlier."""
+        return node[0] == "name" and node[2] in ("item", "card") and node[2] not in {*self.python_locals, *self.scope}
+
+    def _free(self, node) -> bool:
+        """Whether an expression reads nothing that may fail, cost or change per item: a number, text, parameter, id."""
+        if node[0] in ("num", "str"):
+            return True
+        if node[0] != "name":
+            return False
+        word = node[2]
+        if word in self.python_locals:
+            return True
+        if word in self.scope or word in ("card", "item") or self.rules.categories.get(word) == "counter":
+            return False
+        return self.rules.categories.get(word) == "parameter" or self._single(node)
 
     def _flag_named(self, args) -> bool:
         """Whether `flagged(FLAG)` or `flagged(FLAG, PLAYER)` names its flag in the text (not a name bound earlier), and,
@@ -755,13 +869,19 @@ class ExpressionCompiler:
             return plain
         if value == "c.me":  # a player (or, in a hand-made context, anything): the getter reads a counter first
             counter = f"g.counter(c.me, {name!r})"
+            owner = _counter_kept_by(self.rules, name)
+            if owner == "table":  # one for the whole table, read by anyone: a player holds none (Table.set_counter)
+                table = f"g.state['counters']['table'].get({name!r}, 0)"
+                return f"({table} if type(c.me) is str and c.me in g.counters_of else {plain})"
             if not self.in_iterable:  # the player's own counter without a call (Table.counter), else as it reads it
                 held = self._temporary()
                 self.namespace["_EMPTY_MAPPING"] = _EMPTY_MAPPING
-                counter = (
-                    f"({held}[{name!r}] if {name!r} in ({held} := g.state['counters'].get(c.me, _EMPTY_MAPPING)) "
-                    f"else {counter})"
-                )
+                held_it = f"{name!r} in ({held} := g.state['counters'].get(c.me, _EMPTY_MAPPING))"
+                if owner == "player":
+                    # each player holds one from the start: a text that holds none is no player, read by the getter
+                    # (which reads a counter as Table.counter does; the state keeps counters for `g.counters_of` only)
+                    return f"({held}[{name!r}] if type(c.me) is str and {held_it} else {plain})"
+                counter = f"({held}[{name!r}] if {held_it} else {counter})"
             return f"({counter} if type(c.me) is str and c.me in g.counters_of else {plain})"
         count = len(layout.cards_by_number(self.rules))
         if name == "orientation":
@@ -804,10 +924,11 @@ class ExpressionCompiler:
     def _x_op(self, node):
         _, _, op, left, right = node
         a, b = self.src(left), self.src(right)
-        if op == "+":
-            return f"_add(g, {a}, {b})"
-        if op == "-":
-            return f"_sub(g, {a}, {b})"
+        if op in ("+", "-"):
+            helper = "_add" if op == "+" else "_sub"
+            if self._whole_number(left) and self._whole_number(right):
+                return f"({a} {op} {b})"  # two numbers of Python's `int`: what the helper answers first
+            return f"{helper}(g, {a}, {b})"
         if op == "*":
             return f"_mul({a}, {b}, {self.key!r}, {int(node[1])})"
         return f"_div({a}, {b})" if op == "/" else f"_mod({a}, {b})"
@@ -1168,6 +1289,16 @@ def _field_reads(rules, name: str):
 
 
 _LAST = operator.itemgetter(slice(-1, None))  # a list's last item, as a list of one (none of an empty one)
+
+
+def _counter_kept_by(rules, name: str) -> str | None:
+    """Who keeps the counter `name` in the state: "player" (each player, from the start: state.py), "table" (the table
+    alone, whatever `owner` says besides: Table.set_counter), None for no counter or one kept on each card."""
+    spec = rules.counters.get(name)
+    if spec is None:
+        return None
+    owner = spec.get("owner")
+    return None if owner == "card" else "player" if owner == "player" else "table"
 
 
 def _held(cards):

@@ -68,6 +68,10 @@ class ExistsCompiler(ExpressionCompiler):
         if node[0] == "op":  # A + B, two lists: A has an item, or else B has
             return f"({self._exists(node[3])} or {self._exists(node[4])})"
         if node[0] == "where":
+            membership = self.membership(node)
+            if membership is not None:  # `SOURCE where item = VALUE`: VALUE among the items, found by `in`
+                each, value = membership
+                return f"_holds(g, {each}, {value})"
             _, loops, test = self.where_parts(node)
             return f"any(True {loops} if {test})"
         _, at, name, args = node

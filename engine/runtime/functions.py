@@ -8,11 +8,12 @@ and then its evaluated arguments. The tables below must name exactly the declare
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import ge, sub
 
 from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
 
 from .budget import check_size, out_of_work, spend
-from .costs import cost_payable, joker_of
+from .costs import ZEROS, cost_payable, joker_of, split_costs
 from .errors import not_a_card
 from .layout import cards_by_number
 from .places import room
@@ -140,13 +141,22 @@ def _can_pay_ready(c, zone, joker=None):
 
 
 def _can_pay_with(c, cost, ready):
-    """`ready`: the counts, the joker's card id and how many jokers stand for one item."""
+    """`ready`: the counts, the joker's card id and how many jokers stand for one item. A cost split before is answered
+    as cost_payable answers it, without its call."""
     g = c.g
     items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
-    return cost_payable(items, *ready)
+    counts, joker, n = ready
+    try:
+        kinds, needs, jokers_named = split_costs[tuple(items), joker]
+    except (KeyError, TypeError):
+        return cost_payable(items, counts, joker, n)
+    if not (joker and n):
+        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
+    spare = counts.get(joker, 0) - jokers_named
+    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
 
 
 def _copies(c, card, zone):
@@ -242,21 +252,29 @@ def _zone_of(c, card):
 def _slot(c, card):
     if not isinstance(card, int):
         return 0
-    zone = c.g.state["loc"][card]
-    if c.g.zone_def(zone).get("type") != "row":
+    g = c.g
+    zone = g.state["loc"][card]
+    found = g._zone_defs.get(zone)  # Table.zone_def without its call: the layout's table, the commonest answer
+    if (found if found is not None else g.zone_def(zone)).get("type") != "row":
         return 0
-    return c.g.state["zones"][zone].index(card) + 1
+    return g.state["zones"][zone].index(card) + 1
 
 
 def _room(c, zone):
     g = c.g
     if type(zone) is str:  # Table.zone_key's commonest answers without its call: a zone's key, `me`'s zone of an id
-        if zone in g.state["zones"]:
-            return room(g, zone)
-        own = g._own_keys.get(zone)
-        key = own.get(c.me) if own is not None else None
-        if key is not None:
-            return room(g, key)
+        zones = g.state["zones"]
+        if zone in zones:
+            key = zone
+        else:
+            own = g._own_keys.get(zone)
+            key = own.get(c.me) if own is not None else None
+            if key is None:
+                return room(g, g.zone_key(zone, c.me))
+        cap = g._capacity.get(key)
+        if cap is not None and key not in g._slotted:  # places.room's commonest answer without its call: a place
+            return max(0, cap - sum(map(len, map(zones.__getitem__, g.layout.place[key]))))
+        return room(g, key)
     return room(g, g.zone_key(zone, c.me))
 
 
