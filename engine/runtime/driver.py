@@ -24,12 +24,12 @@ SCORED_BETWEEN = ("round_end", "turn_end")  # the moments other than the game's 
 def step(g) -> None:
     state: State = g.state
     stage = state["stage"]
-    if stage == "setup":
+    if stage == "main":  # (the commonest first)
+        _main(g)
+    elif stage == "setup":
         _push_phases(g, ("setup", "game_start"), state["players"][0])
         state["stage"] = "next"
         state["turn"]["number"] = 0
-    elif stage == "main":
-        _main(g)
     elif stage == "turn_end":
         _push_phases(g, ("turn_end",), state["turn"]["player"])
         state["stage"] = "round_end"
@@ -304,12 +304,24 @@ class TurnPlan:
     the first X; `offered`: (action id, its checks) of the actions that are not hidden, in the pack's order, and
     `on_menu` the same as (action id, whole_turn, limit, cost, available), as `_on_menu` reads them, and
     `cost_counters` the counters their costs name, read once a menu;
-    `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one; `menu`: whether
+    `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one, and `trigger_reads`,
+    when every trigger provably reads only counters by name (end_checks.py), a getter of each such counter's number
+    from an owner's counters (`_check_end`'s key), else None; `menu`: whether
     turns have a menu (pack.yaml `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is
     always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is;
     `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings."""
 
-    __slots__ = ("checks", "cost_counters", "end_turn", "menu", "offered", "on_menu", "phase_frames", "triggers")
+    __slots__ = (
+        "checks",
+        "cost_counters",
+        "end_turn",
+        "menu",
+        "offered",
+        "on_menu",
+        "phase_frames",
+        "trigger_reads",
+        "triggers",
+    )
 
     def __init__(self, rules):
         self.phase_frames: dict[tuple, tuple] = {}  # moments (_push_phases's `whens`) -> their frames, as asked
@@ -339,6 +351,11 @@ class TurnPlan:
             for rule in rules.ends
             if f"end/{rule['id']}/trigger" in rules.code
         )
+        self.trigger_reads = None
+        if self.triggers and all("(" not in str(rule["trigger"]) for rule, _ in self.triggers):  # (no call in any)
+            from .end_checks import trigger_reads  # (loaded only by a pack whose triggers may read counters alone)
+
+            self.trigger_reads = trigger_reads(rules, [rule["trigger"] for rule, _ in self.triggers])
 
     def pushed_at(self, rules, whens: tuple) -> tuple:
         """The frames `_push_phases` pushes for `whens` (`_phase_frames`), worked out at its first push (`rules`: the
@@ -405,9 +422,20 @@ def triggered(g, rule, player) -> bool:
 
 def _check_end(g, plan=None):
     """Test each end rule's trigger for every player in play, from the turn's player on (the first that holds
-    ends the game, as its `then` says): after every action and before every turn."""
+    ends the game, as its `then` says): after every action and before every turn. Triggers that read only counters
+    by name (TurnPlan.trigger_reads) are not tested again while those counters' numbers, of every owner, are those
+    with which all were last found false with no player out (`Game.ends_quiet`): most actions change none of them."""
     state: State = g.state
-    triggers = (plan or turn_plan(g.rules)).triggers
+    plan = plan or turn_plan(g.rules)
+    reads, quiet = plan.trigger_reads, None
+    if reads is not None and not state.get("out"):  # (nothing else to test while they are unchanged: return)
+        counters = state["counters"]
+        quiet = [*counters]  # the owners, then each counter read's number (or end_checks.ABSENT) of each
+        for read in reads:
+            quiet += map(read, counters.values())
+        if quiet == g.ends_quiet:
+            return
+    triggers = plan.triggers
     if not triggers or state["ending"] is not None or state["stage"] in _ENDED:
         return
     current = state["turn"]["player"]
@@ -422,9 +450,12 @@ def _check_end(g, plan=None):
             if trigger(ctx):
                 _end_triggered(g, rule, player, current, seats, out)
                 return
+    if quiet is not None and _UNCHANGING.issuperset(map(type, quiet)):  # (no number that changes in place)
+        g.ends_quiet = quiet
 
 
 _ENDED = ("game_end", "result", "over")
+_UNCHANGING = frozenset((int, bool, str, type(None), object))  # what a key of `_check_end` may hold (object: ABSENT)
 
 
 def _end_triggered(g, rule, player, current, seats, out):

@@ -37,6 +37,9 @@ from .views import player_view
 class Game(Table):
     state: State
     scores_only = False  # ended only for its scores, then thrown away (scoring.projected_margin, driver._result)
+    # the counters' numbers with which every end trigger was last found false (driver._check_end): a game's own, kept
+    # off the state; a clone may take its source's, as it says what the numbers were, not which state had them
+    ends_quiet: list | None = None
 
     def __init__(self, rules, state: State, tables_of: Game | None = None):  # tables_of: the game cloned
         self.rules = rules
@@ -46,6 +49,7 @@ class Game(Table):
         self.rng = Streams(state["rng"], state["seed"])
         if tables_of is not None and tables_of.layout.order == tuple(state["zones"]):
             self._take_tables(tables_of)
+            self.ends_quiet = tables_of.ends_quiet
         else:
             self.bind_tables()  # the zone and card tables of this pack and seating (table.py)
         self.held_memo: dict = {}  # facts that depend only on where cards lie; emptied by every move
@@ -216,7 +220,11 @@ class Game(Table):
 
     def _legal_now(self, pending, player) -> list[int]:
         """`allowed_for(pending, player, live options)`, once per decision and player (`_live_now`)."""
-        live, legal = self._live_now(pending)
+        known = self._answerable
+        if known[0] is pending and known[2] is None and not self.state["dead"] and known[1] == len(pending["options"]):
+            live, legal = known[5]  # (`_live_now`'s commonest answer without its call: no dead end known, nor then)
+        else:
+            live, legal = self._live_now(pending)
         answers = legal.get(player)
         if answers is None:
             answers = legal[player] = allowed_for(pending, player, live)

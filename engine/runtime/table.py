@@ -283,13 +283,14 @@ class Table:
         # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
         if (target in self._capacity or target not in self._zone_defs) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
-        cards = state["zones"][source]
-        if self.slotted(source):
+        zones, slotted, known_zones = state["zones"], self._slotted, self._zone_defs
+        cards = zones[source]
+        if source in slotted if source in known_zones else self.slotted(source):  # (`slotted` without its call)
             cards[cards.index(card)] = None
         else:
             cards.remove(card)
-        dest = state["zones"][target]
-        if self.slotted(target):
+        dest = zones[target]
+        if target in slotted if target in known_zones else self.slotted(target):
             if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
                 dest[slot - 1] = card
             elif None in dest:
@@ -302,7 +303,9 @@ class Table:
             dest.append(card)
         state["loc"][card] = target
         state["orient"][card] = 0
-        state["shown"].pop(str(card), None)
+        shown = state["shown"]
+        if shown:  # (mostly none is shown)
+            shown.pop(str(card), None)
         known = state.get("known")
         if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
             known.pop(str(card), None)
