@@ -11,7 +11,7 @@ from itertools import count, filterfalse
 
 from engine.dsl.builtins import ORIENTATIONS, VERBS, implemented
 
-from .budget import bounded, bounded_int, spend
+from .budget import bounded, bounded_int, out_of_work, spend
 from .context import Ctx
 from .costs import cost_payable, joker_of
 from .counter_visibility import read_by_all
@@ -819,9 +819,12 @@ class ChooseSecretly(VerbStep):
         limits: dict[str, list[int]] = {}
         if high > 0:  # (every chooser in `own` has an option)
             choosers = own
-            for player, keys in own.items():
-                n = len(keys)
-                limits[player] = [min(low, n), min(high, n)]
+            if low == high == 1:  # one pick each, most often: [1, 1] each
+                limits = {p: [1, 1] for p in own}
+            else:
+                for player, keys in own.items():
+                    n = len(keys)
+                    limits[player] = [min(low, n), min(high, n)]
         frame["wait"] = {
             "players": players,
             "own": choosers,
@@ -835,55 +838,59 @@ class ChooseSecretly(VerbStep):
             return None
         return self._pending(g, c, frame)
 
-    def _offer(self, g, player, keys, picks, low, options) -> tuple[list[int], list[int]]:
-        """What `player` may pick now (`keys` their options, `picks` their picks so far, `low` the fewest they
-        must make): as places in their own options (-1: done), and as places in the decision's `options`
-        (`allowed`; "done" is the place after the options). After their last pick (a set is never offered in
-        two orders), leaving enough for the picks they still must make, one option for identical cards they
-        can see."""
-        spend(g, len(keys))
-        start = picks[-1] + 1 if picks else 0
-        still = low - len(picks)
-        end = len(keys) - still + 1 if still > 0 else len(keys)
-        window = keys[start:end]
-        if self.of_cards and _same_kind_twice(g, list(map(options.__getitem__, window))):
-            offer, allowed, seen = [], [], set()
-            can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
-            for j in range(start, end):
-                key = keys[j]
-                value = options[key]
-                if type(value) is int and can_see(value, player):
-                    same = (instances[value], loc[value], orient[value])
-                    if same in seen:
-                        continue
-                    seen.add(same)
-                offer.append(j)
-                allowed.append(key)
-        else:
-            offer, allowed = list(range(start, end)), window
-        if len(picks) >= low:
-            offer.append(-1)
-            allowed.append(len(options))
-        return offer, allowed
-
     def _pending(self, g, c, frame):
-        """The round's pick, asked of everyone who still picks; None when all have picked."""
+        """The round's pick, asked of everyone who still picks; None when all have picked. What each may pick now
+        (as places in their own options, -1: done, and in `options`): after their last pick (a set is never offered
+        in two orders), leaving enough for the picks they still must make, one option for identical cards they see."""
         wait = frame["wait"]
         limits, picked, options = wait["limits"], wait["picks"], wait["options"]
         allowed: dict[str, list[int]] = {}
         offers: dict[str, list[int]] = {}
         done = False  # whether anyone may say "done": the option after the others
+        of_cards = self.of_cards
         for player, keys in wait["own"].items():
             picks = picked[player]
             low, high = limits[player]
-            if len(picks) >= high or (picks and picks[-1] < 0):
+            if picks:
+                if len(picks) >= high or picks[-1] < 0:
+                    continue
+                start = picks[-1] + 1
+            elif high <= 0:
                 continue
-            offer, allowed_now = self._offer(g, player, keys, picks, low, options)
-            if offer == [-1] or not offer:
+            else:
+                start = 0
+            size = len(keys)
+            g.work -= size  # (`spend`, without its call)
+            if g.work < 0:
+                out_of_work()
+            still = low - len(picks)
+            end = size - still + 1 if still > 0 else size
+            window = keys[start:end]
+            if of_cards and _same_kind_twice(g, list(map(options.__getitem__, window))):
+                offer, window, seen = [], [], set()
+                can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+                for j in range(start, end):
+                    key = keys[j]
+                    value = options[key]
+                    if type(value) is int and can_see(value, player):
+                        same = (instances[value], loc[value], orient[value])
+                        if same in seen:
+                            continue
+                        seen.add(same)
+                    offer.append(j)
+                    window.append(key)
+            else:
+                offer = list(range(start, end))
+            if still <= 0:  # "done" offered too (unless it is all there is)
+                if not offer:
+                    continue
+                offer.append(-1)
+                window.append(len(options))
+                done = True
+            elif not offer:
                 continue
-            done = done or offer[-1] == -1
             offers[player] = offer
-            allowed[player] = allowed_now
+            allowed[player] = window
         if not allowed:
             return None
         options = options + [DONE] if done else list(options)
@@ -944,12 +951,14 @@ class ChooseSecretly(VerbStep):
             self.bind(c, [chosen.get(p, []) for p in wait["players"]])
         else:
             self.bind(c, [(chosen[p] or [None])[0] if p in chosen else None for p in wait["players"]])
-        everyone = (1 << len(g.players)) - 1  # a card chosen from a hidden place stays "a card" to
+        everyone = (1 << len(g.state["players"])) - 1  # a card chosen from a hidden place stays "a card" to
         told = []  # whoever cannot see it
+        of_cards = self.of_cards
+        names = g._card_names  # `card_label(card, None)`, without its call
         for p, values in chosen.items():
             for v in values:
-                if self.of_cards and type(v) is int:
-                    told.append([p, g.card_label(v, None), seen_by(g, v)])
+                if of_cards and type(v) is int:
+                    told.append([p, names[v], seen_by(g, v)])
                 elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
                     sight = everyone
                     for card in cards_in(g, v, self.shape) if self.of_cards else ():
