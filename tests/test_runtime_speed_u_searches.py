@@ -1,8 +1,7 @@
 """Searches of a list compiled to one call (issue 16): `first(numbers(LOW, HIGH) where LIST[item] = VALUE)` (the place
 of a value in a list) to `_position`, `count(SOURCE where item = VALUE)` to `_matches` and, asked "is there one?", to
 `_holds`: no Python step per item. Besides, `a + b` / `a - b` of two whole numbers without the helper's call, `room`
-of a place without places.room's call, `can_pay` of a cost split before without cost_payable's call and `me.COUNTER`
-read by who keeps the counter. Each is compared with the code without it (the rewrite turned off, or the old code kept
+of a place without places.room's call and `me.COUNTER` read by who keeps the counter. Each is compared with the code without it (the rewrite turned off, or the old code kept
 here as an oracle): the same answers, errors and work; whole games are checked by tools/same_games.py."""
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from scenario import ruleset
 
 from engine import dsl
-from engine.runtime import codegen, costs, exists, functions, places
+from engine.runtime import codegen, exists, functions, places
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Ctx, Game
 
@@ -212,57 +211,6 @@ def test_room_of_a_place_calls_no_helper(monkeypatch):
     monkeypatch.setattr(functions, "room", lambda g, key: calls.append(key) or places.room(g, key))
     assert functions._room(Ctx(game, {}, game.players[0], None), "hut") == 2
     assert calls == []
-
-
-def _old_can_pay_with(c, cost, ready):
-    """functions._can_pay_with before it answered a known cost itself: through cost_payable."""
-    g = c.g
-    items = cost if type(cost) in (list, tuple) else list(cost or [])
-    g.work -= len(items)
-    if g.work < 0:
-        functions.out_of_work()
-    return costs.cost_payable(items, *ready)
-
-
-def _answer_and_work(function, game, *args):
-    before = game.work
-    try:
-        answer = function(Ctx(game, {}, game.players[0], None), *args)
-    except (ContentError, LookupError, TypeError) as exc:
-        answer = type(exc)
-    return answer, before - game.work
-
-
-def test_can_pay_with_answers_and_charges_as_cost_payable():
-    """Costs of every shape (known or new, a list or a tuple, none, items that are lists) and joker sets of every
-    shape: the same answers and work as through cost_payable."""
-    game = Game.new(ruleset("cro-magnon"), 2, 0)
-    rnd = random.Random(7)
-    kinds = ["wood", "stone", "flint", "spoils", "hide"]
-    for _ in range(2_000):
-        counts = {k: rnd.randrange(4) for k in kinds if rnd.random() < 0.8}
-        joker, n = rnd.choice([(None, 0), ("spoils", 3), ("spoils", 1), ("spoils", 0), (["spoils"], 2)])
-        cost = [rnd.choice(kinds) for _ in range(rnd.randrange(5))]
-        cost = rnd.choice([cost, tuple(cost), None, [*cost, ["wood"]]])
-        ready = (counts, joker, n)
-        got = _answer_and_work(functions._can_pay_with, game, cost, ready)
-        assert got == _answer_and_work(_old_can_pay_with, game, cost, ready), (cost, ready)
-
-
-def test_a_known_cost_is_answered_without_cost_payable(monkeypatch):
-    """A cost split before is answered in `_can_pay_with` itself; a new one goes through cost_payable, which splits it."""
-    game = Game.new(ruleset("cro-magnon"), 2, 0)
-    context = Ctx(game, {}, "P1", None)
-    calls = []
-    monkeypatch.setattr(functions, "cost_payable", lambda *args: calls.append(args) or costs.cost_payable(*args))
-    cost = ("wood", "stone", "stone", "flint")
-    costs._counted.clear()
-    assert functions._can_pay_with(context, cost, ({"wood": 1, "stone": 1, "spoils": 6}, "spoils", 3)) is True
-    assert len(calls) == 1  # new: split by cost_payable
-    assert functions._can_pay_with(context, cost, ({"wood": 1, "stone": 1, "spoils": 6}, "spoils", 3)) is True
-    assert functions._can_pay_with(context, cost, ({"wood": 1, "stone": 1, "spoils": 5}, "spoils", 3)) is False
-    assert functions._can_pay_with(context, list(cost), ({"wood": 1, "stone": 1, "flint": 1}, None, 0)) is False
-    assert len(calls) == 2  # without jokers: another split, kept under the cost and no joker
 
 
 def _old_counter_read(g, me, name):

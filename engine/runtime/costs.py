@@ -36,10 +36,6 @@ _ZEROS = repeat(0)
 
 _COUNTED_KEPT = 4_096  # costs kept (a pack has a few dozen) before the table starts again
 _counted: dict[tuple, tuple[tuple, tuple, int]] = {}
-# the same table and zeros, read by the DSL's `can_pay` (functions.py), which works out `cost_payable`'s answer for a
-# cost split before without its call: the table is only ever emptied in place, never replaced
-split_costs = _counted
-ZEROS = _ZEROS
 
 
 def counted(items, joker) -> tuple[tuple[tuple, ...], int]:

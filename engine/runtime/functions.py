@@ -8,12 +8,11 @@ and then its evaluated arguments. The tables below must name exactly the declare
 from __future__ import annotations
 
 from bisect import bisect_right
-from operator import ge, sub
 
 from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
 
 from .budget import check_size, out_of_work, spend
-from .costs import ZEROS, cost_payable, joker_of, split_costs
+from .costs import cost_payable, joker_of
 from .errors import not_a_card
 from .layout import cards_by_number
 from .places import room
@@ -141,22 +140,13 @@ def _can_pay_ready(c, zone, joker=None):
 
 
 def _can_pay_with(c, cost, ready):
-    """`ready`: the counts, the joker's card id and how many jokers stand for one item. A cost split before is answered
-    as cost_payable answers it, without its call."""
+    """`ready`: the counts, the joker's card id and how many jokers stand for one item."""
     g = c.g
     items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
-    counts, joker, n = ready
-    try:
-        kinds, needs, jokers_named = split_costs[tuple(items), joker]
-    except (KeyError, TypeError):
-        return cost_payable(items, counts, joker, n)
-    if not (joker and n):
-        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
-    spare = counts.get(joker, 0) - jokers_named
-    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
+    return cost_payable(items, *ready)
 
 
 def _copies(c, card, zone):
