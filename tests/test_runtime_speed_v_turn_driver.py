@@ -228,7 +228,7 @@ def test_what_a_trigger_provably_reads(tmp_path, trigger, reads):
     rules = _pack(tmp_path, trigger)
     assert end_checks.counters_read(rules, trigger) == reads
     plan = driver.turn_plan(rules)
-    assert (plan.trigger_reads is None) == (reads is None or "(" in trigger)  # (a text with a call is not analysed)
+    assert (plan.trigger_reads is None) == (reads is None)
 
 
 # ---------------------------------------------------------------- the legal answers

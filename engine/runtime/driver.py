@@ -11,6 +11,7 @@ pass of the seats from the round's first player), the order of turns (`next_turn
 from __future__ import annotations
 
 from .context import Ctx
+from .end_checks import trigger_reads
 from .errors import ContentError
 from .exists import compile_condition
 from .protocol import END_TURN
@@ -351,11 +352,9 @@ class TurnPlan:
             for rule in rules.ends
             if f"end/{rule['id']}/trigger" in rules.code
         )
-        self.trigger_reads = None
-        if self.triggers and all("(" not in str(rule["trigger"]) for rule, _ in self.triggers):  # (no call in any)
-            from .end_checks import trigger_reads  # (loaded only by a pack whose triggers may read counters alone)
-
-            self.trigger_reads = trigger_reads(rules, [rule["trigger"] for rule, _ in self.triggers])
+        self.trigger_reads = (
+            trigger_reads(rules, [rule["trigger"] for rule, _ in self.triggers]) if self.triggers else None
+        )
 
     def pushed_at(self, rules, whens: tuple) -> tuple:
         """The frames `_push_phases` pushes for `whens` (`_phase_frames`), worked out at its first push (`rules`: the

@@ -1,7 +1,6 @@
 """What an end trigger reads, proven from its text, for the driver's shortcut (driver._check_end): a trigger that reads
 only counters by name (numbers, parameters, `me.COUNTER`, table counters, compared, negated, joined by and/or/not)
-and charges no work has, for each player, a value fixed by those counters' numbers of the players and the table.
-The driver loads this module only for a pack whose triggers call nothing (TurnPlan)."""
+and charges no work has, for each player, a value fixed by those counters' numbers of the players and the table."""
 
 from __future__ import annotations
 
