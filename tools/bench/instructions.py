@@ -1,0 +1,200 @@
+"""Machine instructions that seeded games cost, counted by valgrind's callgrind: unlike time, the count does not
+move with the machine's load (the same binary, inputs and environment give the same count), and unlike a count of
+Python calls or bytecodes it includes the work done in C (a `marshal` round trip, a dict copy).
+
+    python tools/bench/instructions.py                          # this checkout, every pack below
+    python tools/bench/instructions.py --rev HEAD~3             # and HEAD~3, side by side, with the change
+    python tools/bench/instructions.py --against ../old --packs cro-magnon,greedy
+
+Each number is the play alone, in a steady state: one run loads the pack, plays `--warm` games (so that code compiled
+on first use is compiled), then plays the measured games; a second run does the same but deals the measured games
+without playing them. The difference is what playing them cost. `--against DIR` measures another checkout (e.g.
+`git worktree add ../old REV`); `--rev REV` makes such a checkout beside this one, at a path as long as this checkout's
+(so that the two differ in their code alone), and removes it afterwards. Both run in their own processes
+with this file's driver, importing the engine of the checkout measured; `PYTHONHASHSEED` is fixed and bytecode is
+written once before counting.
+
+Needs valgrind (`valgrind --tool=callgrind`). A run of every pack takes several minutes a checkout; `--jobs` runs
+that many counts at once (the counts do not depend on it). The counts are not exact from run to run: the same
+checkout gave Cro-Magnon 482.3 M and 483.6 M (one process's total moves by about 0.25 M, with or without address
+randomisation), so a change under about 0.3 % of Cro-Magnon's count wants repeated runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# name: (pack folder, players, measured seeds, warm-up games, greedy answers a game: 0 plays random)
+WORKLOADS = {
+    "cro-magnon": ("cro-magnon", 4, 2, 1, 0),
+    "neolithibum": ("neolithibum", 4, 2, 1, 0),
+    "stone-age-mammoth-herd": ("stone-age-mammoth-herd", 4, 2, 1, 0),
+    "paleo-a-new-beginning": ("paleo-a-new-beginning", 4, 3, 5, 0),  # its first games still compile code
+    "greedy": ("cro-magnon", 2, 2, 1, 40),  # GreedyAgent at every seat, as tools/bench/engine.py asks it
+}
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def play(root: Path, workload: str, load_only: bool) -> int:
+    """The child's work (run under valgrind): load the pack, warm up, then play (or only deal) the measured games.
+    Returns the decisions played."""
+    sys.path.insert(0, str(root))
+    import functools
+    import random
+
+    from engine.content.packs import resolve_target
+    from engine.runtime import agents
+    from engine.runtime import rules as rules_module
+    from engine.runtime.game import Game
+    from engine.runtime.session import play_randomly
+
+    folder, players, seeds, warm, greedy = WORKLOADS[workload]
+    rules = rules_module.load(resolve_target(str(root / "content" / folder)))
+    for seed in range(1000, 1000 + warm):
+        play_randomly(Game.new(rules, players, seed), random.Random(seed))
+    decisions = 0
+    for seed in range(seeds):
+        game = Game.new(rules, players, seed)
+        if load_only:
+            continue
+        if not greedy:
+            decisions += play_randomly(game, random.Random(seed))
+            continue
+        bots = {p: agents.make("greedy", seed * 31 + i) for i, p in enumerate(game.state["players"])}
+        answered = 0
+        while not game.over and answered < greedy:
+            decision = game.decision
+            if decision.is_chance:
+                game.apply_chance()
+                continue
+            player = decision.players[0]
+            legal = game.legal(player)
+            model = functools.partial(game.determinized, player, len(game.state["history"]))
+            game.apply(bots[player].act({"you": player}, legal, model), player)
+            answered += 1
+        decisions += answered
+    return decisions
+
+
+def collected(output: str) -> int:
+    """The instruction count callgrind prints at exit ("==123== Collected : 456")."""
+    found = _COLLECTED.findall(output)
+    if not found:
+        raise RuntimeError("callgrind printed no instruction count:\n" + output[-2000:])
+    return int(found[-1])
+
+
+def count(root: Path, workload: str, load_only: bool) -> int:
+    """Instructions of one child run under callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
+    command += ["--child", str(root), workload] + (["--load-only"] if load_only else [])
+    done = subprocess.run(command, capture_output=True, text=True, env=_child_env(), check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return collected(done.stderr)
+
+
+def _child_env() -> dict:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # without bytecode on disk, compiling the engine swamps the count
+    return env
+
+
+def measure(roots: list[Path], workloads: list[str], jobs: int) -> dict[tuple[str, str], int]:
+    """(checkout, workload) -> instructions of the play alone (the run that plays less the run that only deals)."""
+    for root in roots:  # bytecode written, and every workload seen to run, before anything is counted
+        for workload in workloads:
+            subprocess.run([sys.executable, __file__, "--child", str(root), workload], env=_child_env(), check=True)
+    runs = [(root, workload, load_only) for root in roots for workload in workloads for load_only in (False, True)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        counted = dict(zip(runs, pool.map(lambda run: count(*run), runs), strict=True))
+    return {
+        (str(root), workload): counted[root, workload, False] - counted[root, workload, True]
+        for root in roots
+        for workload in workloads
+    }
+
+
+def change(before: int, after: int) -> str:
+    """The relative change, as a signed percentage with two decimals."""
+    return f"{(after - before) / before * 100:+.2f} %" if before else "n/a"
+
+
+def table(results: dict, roots: list[Path], workloads: list[str]) -> str:
+    """A markdown table: a row per workload, a column per checkout (the first is the baseline) and the change."""
+    names = [str(root) for root in roots]
+    head = ["workload", *names] + (["change"] if len(names) == 2 else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for workload in workloads:
+        numbers = [results[name, workload] for name in names]
+        cells = [f"{n / 1e6:,.1f} M" for n in numbers] + ([change(*numbers)] if len(numbers) == 2 else [])
+        lines.append("| " + " | ".join([workload, *cells]) + " |")
+    return "\n".join(lines)
+
+
+def _baseline_folder(root: Path) -> Path:
+    """A new folder for the baseline's checkout, at a path as long as `root`'s: beside it, its name's last three
+    letters replaced, where that can be; else a temporary folder."""
+    name = root.name
+    if len(name) >= 4 and os.access(root.parent, os.W_OK):
+        for number in range(256):
+            folder = root.parent / f"{name[:-3]}~{number:02x}"
+            if not folder.exists():
+                return folder
+    return Path(tempfile.mkdtemp(prefix="knap-rev-")) / "checkout"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--packs", default=",".join(WORKLOADS), help=f"comma-separated, of: {', '.join(WORKLOADS)}")
+    parser.add_argument("--against", type=Path, help="another checkout, measured as the baseline")
+    parser.add_argument("--rev", help="a git revision of this checkout, measured as the baseline")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="counts run at once")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("workload", nargs="?", help=argparse.SUPPRESS)
+    parser.add_argument("--load-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        play(args.child, args.workload, args.load_only)
+        return 0
+    workloads = [w for w in args.packs.split(",") if w]
+    unknown = [w for w in workloads if w not in WORKLOADS]
+    if unknown or (args.against and args.rev):
+        parser.error(f"unknown workload {unknown[0]}" if unknown else "give --against or --rev, not both")
+    if shutil.which("valgrind") is None:
+        print("instructions.py: valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
+        return 2
+    made = None
+    baseline = args.against
+    if args.rev:
+        made = baseline = _baseline_folder(ROOT)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(made), args.rev], check=True)
+    roots = [baseline.resolve(), ROOT] if baseline else [ROOT]
+    try:
+        results = measure(roots, workloads, max(1, args.jobs))
+    finally:
+        if made is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(made)], check=False)
+            shutil.rmtree(made.parent if made.parent.name.startswith("knap-rev-") else made, ignore_errors=True)
+    print("instructions of play alone (callgrind; the first column is the baseline):")
+    print(table(results, roots, workloads))
+    if args.json:
+        args.json.write_text(
+            json.dumps({f"{root} {w}": n for (root, w), n in results.items()}, indent=2) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
