@@ -68,6 +68,7 @@ class GreedyAgent:
             for number, option in enumerate(legal):
                 game = imagined.clone() if number < last else imagined  # the last option may use up the deal
                 game.menus_for = me  # the rollout stops at another's menu: it is not worked out (driver._main)
+                game.log = _unread_log  # nobody reads the log of a game thrown away: its lines are not kept (Table.log)
                 if number < last and at_menu:  # the deal is left as it is until the last option: the action
                     game.undo_base = imagined.state  # chosen keeps it as its undo snapshot, with no copy of its own
                 game.apply(option, me)
@@ -109,6 +110,11 @@ class GreedyAgent:
                 after = pending = state["pending"]
                 if after is None or after["kind"] != kind:
                     break
+
+
+def _unread_log(public, private=None) -> None:
+    """`Table.log` of a bot's imagined game (GreedyAgent.act): the game is scored by its counters and thrown away,
+    and nothing it plays reads its log (undo.fail only cuts it back), so its lines are not worded nor kept."""
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -10,6 +10,8 @@ pass of the seats from the round's first player), the order of turns (`next_turn
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .context import Ctx
 from .end_checks import trigger_reads
 from .errors import ContentError
@@ -42,16 +44,21 @@ def step(g) -> None:
     elif stage == "next":
         _next_turn(g)
     elif stage == "game_end":
-        me = first_player(g)
-        _push_phases(g, ("game_end",), me)
-        for scoring in reversed(g.rules.scorings):
-            if scoring.get("when", "game_end") == "game_end" and scoring.get("effect"):
-                g.push(f"scoring/{scoring['id']}/effect", me, None, {NOBODY: True})
-        state["stage"] = "result"  # `win` and `end_game` from here on only declare (verbs.EndGame)
+        push_game_end(g)
     elif stage == "result":
         _result(g)
     else:  # pragma: no cover
         raise ContentError(f"unknown stage {stage}", code="X303")
+
+
+def push_game_end(g) -> None:
+    """The game's end: its phases and its final scorings pushed (TurnPlan.game_end), nobody's act (each frame its own
+    env, as `_push_phases` pushes them) as the round's first player. `step` at the stage "game_end", and a bot's
+    projection (scoring.projected_margin), which ends its imagined game with no call of `step` for it."""
+    me = first_player(g)
+    for key in turn_plan(g.rules).game_end:
+        g.push(key, me, None, {NOBODY: True})
+    g.state["stage"] = "result"  # `win` and `end_game` from here on only declare (verbs.EndGame)
 
 
 def _push_phases(g, whens: tuple, me):
@@ -310,16 +317,20 @@ class TurnPlan:
     from an owner's counters (`_check_end`'s key), else None; `menu`: whether
     turns have a menu (pack.yaml `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is
     always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is;
-    `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings."""
+    `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings;
+    `game_end`: the code keys of the frames pushed at the game's end (its phases, then its scorings, the last pushed
+    running first); `score_counter`: the counter that decides who wins (Ruleset.score_counter, read once)."""
 
     __slots__ = (
         "checks",
         "cost_counters",
         "end_turn",
+        "game_end",
         "menu",
         "offered",
         "on_menu",
         "phase_frames",
+        "score_counter",
         "trigger_reads",
         "triggers",
     )
@@ -355,6 +366,12 @@ class TurnPlan:
         self.trigger_reads = (
             trigger_reads(rules, [rule["trigger"] for rule, _ in self.triggers]) if self.triggers else None
         )
+        self.game_end = tuple(key for key, _ in _phase_frames(rules, ("game_end",))) + tuple(
+            f"scoring/{scoring['id']}/effect"
+            for scoring in reversed(rules.scorings)
+            if scoring.get("when", "game_end") == "game_end" and scoring.get("effect")
+        )
+        self.score_counter = rules.score_counter
 
     def pushed_at(self, rules, whens: tuple) -> tuple:
         """The frames `_push_phases` pushes for `whens` (`_phase_frames`), worked out at its first push (`rules`: the
@@ -390,7 +407,9 @@ def start_action(g, action_id, pending, answer):
         state["dead"], state["undone"] = [], {}
         return
     if base is not None:  # an untouched copy of this state: the snapshot shares its parts, copies nothing
-        snap = {key: value for key, value in base.items() if key not in _LEFT_OUT_OF_SNAPSHOT}
+        snap = base.copy()  # (in C, then the few keys left out taken out: the same keys in the same order)
+        for key in _LEFT_OUT_OF_SNAPSHOT:
+            snap.pop(key, None)
     else:
         snap = copy_state(state, shared=_SHARED_BY_SNAPSHOT, skip=_LEFT_OUT_OF_SNAPSHOT)
     snap["pending"] = pending
@@ -481,8 +500,9 @@ def _end_triggered(g, rule, player, current, seats, out):
 def _result(g):
     state: State = g.state
     ending = state["ending"] or {"rule": "declared", "by": None}
-    counter = g.rules.score_counter
-    scores = {p: g.counter(p, counter) for p in state["players"]} if counter else {}
+    counter = turn_plan(g.rules).score_counter
+    players = state["players"]
+    scores = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True)) if counter else {}
     if g.scores_only:  # a projection (scoring.projected_margin) reads the scores alone: no winners, no log line
         turns = state["turn"]["number"]
         state["result"] = {"winners": [], "scores": scores, "reason": ending.get("rule"), "turns": turns}

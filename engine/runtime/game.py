@@ -325,4 +325,5 @@ _BOUND_TABLES = (
     "_card_defs",
     "_card_names",
     "_id_names",
+    "_counter_limits",
 )

@@ -4,6 +4,8 @@ a copy re-dealt as one player could imagine it (`determinized`). Neither touches
 from __future__ import annotations
 
 import random
+from collections import deque
+from itertools import repeat
 
 from .layout import TOP, cards_by_number, hidden_by_zone, sight_of
 from .protocol import DONE
@@ -63,8 +65,7 @@ def determinized(g, player, seed: int):
             for key, first, count in runs:
                 dealt = cards[at : at + count]
                 zones[key][first : first + count] = dealt
-                for card in dealt:
-                    loc[card] = key
+                deque(map(loc.__setitem__, dealt, repeat(key, count)), 0)  # each card dealt there lies there (in C)
                 at += count
         if (
             true is not None and len(cards) > 1
@@ -79,7 +80,9 @@ def determinized(g, player, seed: int):
             pending["by"].append(other)
     if pending is not None and pending["kind"] == "secret":
         _forget_earlier_picks(state, pending, player)
-    state["rng"] = {name: rnd.getrandbits(64) for name in state["rng"]}
+    # each stream a new seed, drawn in the order of the streams (in C: zip takes a name, then a draw)
+    streams = state["rng"]
+    state["rng"] = dict(zip(streams, map(rnd.getrandbits, repeat(64, len(streams))), strict=True))
     state["seed"] = rnd.getrandbits(32)
     copy.rng = Streams(state["rng"], state["seed"])
     return copy
@@ -149,13 +152,22 @@ def _homes(rules) -> list[tuple]:
 def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
     """Put in the snapshot (a copy: clones share it) the card imagined in each true card's place. The re-dealt
     cards are those `player` can neither see nor place now, a set each card of the snapshot is in or not, so the
-    snapshot still holds every card once."""
-    snap = copy_state(attempt["snap"], shared=("params", "pending"))
-    zones, loc, was_at = snap["zones"], snap["loc"], attempt["snap"]["loc"]
-    for key in {was_at[card] for card in imagined}:  # the zones that held re-dealt cards; the others stay as copied
+    snapshot still holds every card once. Each card's new place is worked out in C, not card by card (issue 16: a
+    bot imagines a deal at every decision, a hundred cards and more; tests/test_runtime_speed_z_look_ahead.py
+    holds it to the loop of before)."""
+    was_at = attempt["snap"]["loc"]
+    if type(was_at) is not list:  # a state built by hand: card by card
+        snap = copy_state(attempt["snap"], shared=("params", "pending"))
+        loc = snap["loc"]
+        for card, instead in imagined.items():
+            loc[instead] = was_at[card]
+    else:  # `loc` made anew, not copied then changed: each imagined card where its true card was, the others as they were
+        snap = copy_state(attempt["snap"], shared=("params", "pending", "loc"))
+        placed_at = dict(zip(imagined.values(), map(was_at.__getitem__, imagined), strict=True))
+        snap["loc"] = list(map(placed_at.get, range(len(was_at)), was_at))
+    zones = snap["zones"]
+    for key in set(map(was_at.__getitem__, imagined)):  # the zones that held re-dealt cards; the others stay as copied
         zones[key] = list(map(imagined.get, zones[key], zones[key]))  # an empty place (None) stays empty
-    for card, instead in imagined.items():
-        loc[instead] = was_at[card]
     attempt["snap"] = snap
 
 

@@ -3,8 +3,11 @@ player were the game to end now, and the progress towards an end for games with 
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .budget import WORK_BUDGET
 from .context import Ctx
+from .driver import push_game_end
 from .errors import ContentError, GameError
 
 DECIDED = 1_000  # what a won (or lost) game is worth to `projected_margin`, beyond any score
@@ -17,34 +20,48 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
     well a player is doing. `in_place`: end this very game instead of a copy, for a game thrown away
     afterwards (a bot's imagined game): the same number without the cost of a clone. A pack with no score counter ends with no scores
     (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
-    counter = g.rules.score_counter
-    over = g.over
-    scores = (g.state["result"] or {}).get("scores") if over else None
+    counter, fewest, cooperative = g.rules.__dict__.get("_margin_plan") or _margin_plan(g.rules)
+    state = g.state
+    over = state["stage"] == "over"  # (`g.over`)
+    scores = (state["result"] or {}).get("scores") if over else None
     if not over and counter:
-        now = {p: g.counter(p, counter) for p in g.state["players"]}
+        players = state["players"]
+        now = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True))
         finished = g if in_place else g.clone()
         finished.work = WORK_BUDGET
         finished.scores_only = True  # no winners worked out (driver._result)
         state = finished.state
         state["stack"], state["pending"], state["attempt"] = [], None, None
         state["ending"] = state["ending"] or {"rule": "projection", "by": None, "queue": []}
-        state["stage"] = "game_end"
         try:
+            push_game_end(finished)  # (the stage "game_end" of driver.step, without going through the driver for it)
             finished._advance()  # stops early if the scoring asks a question: the score before it is used
-            scores = (finished.state["result"] or {}).get("scores")
+            scores = (state["result"] or {}).get("scores")
         except (ContentError, GameError):
             pass
         scores = scores or now
     if not scores:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
-    if fewest_win(g.rules):  # `result: least`: the fewest points are the best, so a margin counts them down
+    if fewest:  # `result: least`: the fewest points are the best, so a margin counts them down
         scores = {p: -v for p, v in scores.items()}
-    others = [] if g.rules.cooperative else [v for p, v in scores.items() if p != player]
-    margin = scores.get(player, 0) - (max(others) if others else 0)
+    mine = scores.get(player, 0)
+    if cooperative:
+        margin = mine
+    else:  # over the best other player (none: 0)
+        others = scores.copy()
+        others.pop(player, None)
+        margin = mine - max(others.values(), default=0)
     if over:  # a game decided by winning or losing (a solo or cooperative end) counts that first
         winners = g.state["result"]["winners"]
         margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
     return margin
+
+
+def _margin_plan(rules) -> tuple:
+    """(score counter, whether the fewest win, whether cooperative): what a margin reads of the pack, worked out
+    once per pack rather than at each of a bot's projections (several a decision)."""
+    plan = rules.__dict__["_margin_plan"] = (rules.score_counter, fewest_win(rules), rules.cooperative)
+    return plan
 
 
 def fewest_win(rules) -> bool:

@@ -62,6 +62,7 @@ class Table:
     _card_defs: list[dict]
     _card_names: list[str]
     _id_names: dict[str, str]
+    _counter_limits: dict[str, tuple]
     sight_masks: dict[str, int | None]  # who sees a zone's cards by the zone alone (log_words._zone_sight)
     # A copy of the state as it is now that nothing changes while the next answer is played (a bot's imagined deal,
     # agents.GreedyAgent): an action that answer starts keeps it as its undo snapshot instead of copying the state
@@ -82,6 +83,7 @@ class Table:
         self._card_defs = cards_by_number(self.rules)
         self._card_names = card_names(self.rules)
         self._id_names = id_names(self.rules)
+        self._counter_limits = counter_limits(self.rules)
         self.sight_masks = {}  # filled by log_words._zone_sight as zones are met
 
     # ------------------------------------------------------------------ helpers the DSL uses
@@ -232,7 +234,30 @@ class Table:
 
     # ------------------------------------------------------------------ changing the state
     def set_counter(self, owner, counter_id, value, key=None):
-        """Set a counter (of a counter with `keys`, the number at `key`); returns the change."""
+        """Set a counter (of a counter with `keys`, the number at `key`); returns the change. A counter of one number
+        kept by a player or the table reads its limits from `counter_limits` (once per pack), not from its document."""
+        limits = self._counter_limits.get(counter_id)
+        if limits is None or key is not None:
+            return self._set_counter(owner, counter_id, value, key)
+        by_player, low, high, monotonic = limits
+        if not by_player:
+            owner = "table"
+        if low is not None:
+            value = max(low, value)
+        if high is not None:
+            value = min(high, value)
+        held = self.state["counters"][owner]
+        old = held.get(counter_id, 0)
+        if type(old) is int:  # the commonest: one number (`_set_one` without its call)
+            if value < old and monotonic:
+                raise ContentError(f"`{counter_id}` only goes up; it cannot go from {old} to {value}", code="X111")
+            held[counter_id] = value
+            return value - old
+        return self._set_keyed(self.rules.counters[counter_id], counter_id, held, value, key)
+
+    def _set_counter(self, owner, counter_id, value, key):
+        """`set_counter` read from the counter's document: a counter with `keys`, one not kept by a player or the table
+        (or no counter), limits that are not numbers (the errors they raise)."""
         spec = self.rules.counters.get(counter_id)
         if spec is None:
             raise ContentError(f"`{counter_id}` is not a counter", code="X107")
@@ -444,6 +469,25 @@ class Table:
     def log_for(self, player) -> list[str]:
         """The log as `player` reads it (None: what everyone may read), worded now (log_words.py)."""
         return lines_for(self, player)
+
+
+def counter_limits(rules) -> dict[str, tuple]:
+    """(kept by a player, `min`, `max`, `monotonic`) of each counter kept by a player or the table whose limits are
+    numbers, worked out once per pack: what `Table.set_counter` reads of a counter at each change (issue 16)."""
+    limits = rules.__dict__.get("_counter_limits")
+    if limits is None:
+        limits = {}
+        for counter_id, spec in rules.counters.items():
+            kept_by, low, high = spec.get("owner"), spec.get("min"), spec.get("max")
+            if kept_by == "card":
+                continue
+            try:
+                low, high = (None if low is None else int(low)), (None if high is None else int(high))
+            except (TypeError, ValueError):  # (an error each change raises as before: read from the document)
+                continue
+            limits[counter_id] = (kept_by == "player", low, high, bool(spec.get("monotonic")))
+        rules.__dict__["_counter_limits"] = limits
+    return limits
 
 
 def _key_in(values, counter_id: str, key, without: str) -> str:
