@@ -7,7 +7,7 @@ the frame (`frame["wait"]`) and continue in `resume` with each answer, one small
 
 from __future__ import annotations
 
-from itertools import count, filterfalse
+from itertools import chain, count, filterfalse, repeat
 
 from engine.dsl.builtins import ORIENTATIONS, VERBS, implemented
 
@@ -838,11 +838,29 @@ class ChooseSecretly(VerbStep):
             return None
         return self._pending(g, c, frame)
 
+    def _first_pending(self, g, c, frame):
+        """`_pending` of a choice of one pick each (no `taking`: its one round), the commonest: every chooser offered
+        every option of theirs at once (each has one: `run` keeps no chooser without), without the loop."""
+        wait = frame["wait"]
+        own, options = wait["own"], wait["options"]
+        g.work -= sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
+        if g.work < 0:
+            out_of_work()
+        allowed = dict(zip(own, map(list, own.values()), strict=True))  # (copies, as `_pending`'s slices)
+        offers = dict(zip(own, map(list, map(range, map(len, own.values()))), strict=True))
+        if self.of_cards:  # identical cards a chooser sees are one option to them
+            for player, keys in own.items():
+                if _same_kind_twice(g, list(map(options.__getitem__, keys))):
+                    offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
+        return self._ask(g, c, wait, allowed, offers, False)
+
     def _pending(self, g, c, frame):
         """The round's pick, asked of everyone who still picks; None when all have picked. What each may pick now
         (as places in their own options, -1: done, and in `options`): after their last pick (a set is never offered
         in two orders), leaving enough for the picks they still must make, one option for identical cards they see."""
         wait = frame["wait"]
+        if not wait["taking"] and "first" not in wait:  # one pick each (`run`'s limits: [1, 1]), asked now: at once
+            return self._first_pending(g, c, frame)
         limits, picked, options = wait["limits"], wait["picks"], wait["options"]
         allowed: dict[str, list[int]] = {}
         offers: dict[str, list[int]] = {}
@@ -867,18 +885,7 @@ class ChooseSecretly(VerbStep):
             end = size - still + 1 if still > 0 else size
             window = keys[start:end]
             if of_cards and _same_kind_twice(g, list(map(options.__getitem__, window))):
-                offer, window, seen = [], [], set()
-                can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
-                for j in range(start, end):
-                    key = keys[j]
-                    value = options[key]
-                    if type(value) is int and can_see(value, player):
-                        same = (instances[value], loc[value], orient[value])
-                        if same in seen:
-                            continue
-                        seen.add(same)
-                    offer.append(j)
-                    window.append(key)
+                offer, window = _one_of_each_seen(g, player, keys, options, start, end)
             else:
                 offer = list(range(start, end))
             if still <= 0:  # "done" offered too (unless it is all there is)
@@ -893,7 +900,12 @@ class ChooseSecretly(VerbStep):
             allowed[player] = window
         if not allowed:
             return None
-        options = options + [DONE] if done else list(options)
+        return self._ask(g, c, wait, allowed, offers, done)
+
+    def _ask(self, g, c, wait, allowed, offers, done):
+        """The round's pending decision: each chooser's `allowed` options (and `offers`, their places), "done" the
+        option after the others when anyone may say it."""
+        options = wait["options"] + [DONE] if done else list(wait["options"])
         wait["offer"] = offers
         askers = list(allowed)
         wait["order"] = askers
@@ -937,39 +949,59 @@ class ChooseSecretly(VerbStep):
         own, offers, picks = wait["own"], wait["offer"], wait["picks"]
         for player, key in zip(wait["order"], answer, strict=False):
             picks[player].append(_place_answered(own[player], offers[player], key))
-        if wait["taking"]:  # (one pick each, without `taking`: everyone has picked)
+        options = wait["options"]
+        if wait["taking"]:
             pending = self._pending(g, c, frame)
             if pending is not None:
                 return pending
-        options = wait["options"]
-        chosen = {}
-        for p, places in picks.items():
-            if places and places[-1] < 0:  # "done", their last pick: no option
-                places = places[:-1]
-            chosen[p] = list(map(options.__getitem__, map(own[p].__getitem__, places)))
-        if wait["taking"]:
+            chosen = {}
+            for p, places in picks.items():
+                if places and places[-1] < 0:  # "done", their last pick: no option
+                    places = places[:-1]
+                chosen[p] = list(map(options.__getitem__, map(own[p].__getitem__, places)))
             self.bind(c, [chosen.get(p, []) for p in wait["players"]])
-        else:
-            self.bind(c, [(chosen[p] or [None])[0] if p in chosen else None for p in wait["players"]])
+            told_of = chain.from_iterable(map(zip, map(repeat, chosen), chosen.values()))  # (chooser, option) each
+        else:  # one pick each, everyone's now: an answer is its option's place in `options` (`allowed` holds those
+            # places), the option at the place picked in the chooser's own: bound and told without lists of picks
+            picked = dict(zip(wait["order"], map(options.__getitem__, answer), strict=False))
+            self.bind(c, list(map(picked.get, wait["players"])))
+            told_of = picked.items()
         everyone = (1 << len(g.state["players"])) - 1  # a card chosen from a hidden place stays "a card" to
         told = []  # whoever cannot see it
         of_cards = self.of_cards
         names = g._card_names  # `card_label(card, None)`, without its call
-        for p, values in chosen.items():
-            for v in values:
-                if of_cards and type(v) is int:
-                    told.append([p, names[v], seen_by(g, v)])
-                elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
-                    sight = everyone
-                    for card in cards_in(g, v, self.shape) if self.of_cards else ():
-                        sight &= seen_by(g, card)
-                    reader = next((q for q, bit in seat_bits(g).items() if sight & bit), None)
-                    told.append([p, composite_words(g, v, self.shape, reader, self.of_cards), sight or everyone])
-                else:
-                    told.append([p, g.label(v), everyone])
+        for p, v in told_of:
+            if of_cards and type(v) is int:
+                told.append([p, names[v], seen_by(g, v)])
+            elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
+                sight = everyone
+                for card in cards_in(g, v, self.shape) if self.of_cards else ():
+                    sight &= seen_by(g, card)
+                reader = next((q for q, bit in seat_bits(g).items() if sight & bit), None)
+                told.append([p, composite_words(g, v, self.shape, reader, self.of_cards), sight or everyone])
+            else:
+                told.append([p, g.label(v), everyone])
         if told:
             log_together(g, told)
         return None
+
+
+def _one_of_each_seen(g, player, keys: list[int], options: list, start: int, end: int) -> tuple[list[int], list[int]]:
+    """The places `start` to `end` of a chooser's options (`keys`, places in `options`) offered to `player`, and
+    their options: one place for identical cards they see (same card, same zone, same orientation), the first."""
+    offer, window, seen = [], [], set()
+    can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+    for j in range(start, end):
+        key = keys[j]
+        value = options[key]
+        if type(value) is int and can_see(value, player):
+            same = (instances[value], loc[value], orient[value])
+            if same in seen:
+                continue
+            seen.add(same)
+        offer.append(j)
+        window.append(key)
+    return offer, window
 
 
 def _place_answered(keys: list[int], offer: list[int], key: int) -> int:
