@@ -10,15 +10,19 @@ other step (a save written elsewhere, a run near the step budget) goes on in the
 
 Every step is counted in `state["steps"]` as the interpreter counts it: a straight run of steps is paid
 for at once before it starts, and a run that would pass the budget is left to the interpreter, which stops
-at the very step. Nothing of the content becomes code: the source names steps by their index and locals
-only through `repr`; expressions and verbs are bound in the namespace as objects.
+at the very step. Nothing of the content becomes code: the source names steps by their index, and locals,
+the flags and counters of the plainest verbs and their texts only through `repr`; expressions and verbs are
+bound in the namespace as objects.
 """
 
 from __future__ import annotations
 
+from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
 from .codegen import compiled
+from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
+from .log_words import log_counted, log_unchanged
 from .why import failed_step
 
 # Verbs that never wait: a hint only (no continuation is built after them); should one wait all the same,
@@ -43,6 +47,30 @@ NEVER_WAIT = frozenset(
         "slide",
     }
 )
+# Verbs whose `run` (as read here when this module loads) only ever returns None: called without testing what
+# it returns. By exact class, and only while the verb still runs that very function (a patched verb is tested).
+RETURNS_NOTHING = {
+    cls: cls.run
+    for cls in (
+        verbs.Gain,
+        verbs.Lose,
+        verbs.Set,
+        verbs.Draw,
+        verbs.Move,
+        verbs.Take,
+        verbs.Discard,
+        verbs.Remove,
+        verbs.Give,
+        verbs.Reveal,
+        verbs.Shuffle,
+        verbs.Turn,
+        verbs.Flag,
+        verbs.Unflag,
+        verbs.Log,
+        verbs.Slide,
+    )
+}
+INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
@@ -59,7 +87,10 @@ def entry(code, pc: int):
             return None
     try:
         path = _path_to(code.tree, pc - 1) if pc else []
-        if path is None or _depth(code.tree) > MAX_NESTING or _size(code.tree) != len(code.steps):
+        if path is None:
+            return None
+        depth, size = _shape(code.tree)
+        if depth > MAX_NESTING or size != len(code.steps):
             return None  # (a tree that does not hold every step: code not made by the compiler)
         lowering = _Lowering(code)
         return lowering.function(pc, lowering.ops(code.tree) if pc == 0 else lowering.continuation(path))
@@ -91,29 +122,28 @@ def over_budget(g, frame, pc: int, steps: int) -> bool:
     return False
 
 
-def _depth(nodes) -> int:
-    """How many blocks deep the tree nests."""
-    deepest = 0
+def _shape(nodes) -> tuple[int, int]:
+    """How many blocks deep the tree nests, and how many steps it holds (one walk: each entry asks both)."""
+    deepest = total = 0
     for node in nodes:
-        if node[0] == "if":
-            inner = [b for _, b, _ in node[1]] + ([node[2]] if node[2] is not None else [])
-            deepest = max(deepest, 1 + max(_depth(b) for b in inner))
-        elif node[0] in ("repeat", "for"):
-            deepest = max(deepest, 1 + _depth(node[3]))
-    return deepest
-
-
-def _size(nodes) -> int:
-    """How many steps the tree holds."""
-    total = 0
-    for node in nodes:
-        if node[0] == "step":
+        kind = node[0]
+        if kind == "step":
             total += 1
-        elif node[0] == "if":
-            total += sum(2 + _size(body) for _, body, _ in node[1]) + (_size(node[2]) if node[2] is not None else 0)
+            continue
+        if kind == "if":
+            bodies = [body for _, body, _ in node[1]]
+            total += 2 * len(bodies)
+            if node[2] is not None:
+                bodies.append(node[2])
         else:
-            total += 3 + _size(node[3])
-    return total
+            bodies = [node[3]]
+            total += 3
+        for body in bodies:
+            depth, size = _shape(body)
+            total += size
+            if depth >= deepest:
+                deepest = depth + 1
+    return deepest, total
 
 
 def _path_to(nodes, pc, enclosing=("root",)):
@@ -159,6 +189,10 @@ class _Lowering:
             "CODE": code,
             "KEY": code.key,
             "OFFSETS": code.offsets,
+            "log_counted": log_counted,
+            "log_unchanged": log_unchanged,
+            "read_by_all": read_by_all,
+            "one_number": verbs._one_number,
         }
 
     def _bind(self, prefix: str, pc: int, value) -> str:
@@ -221,14 +255,7 @@ class _Lowering:
                     f"E[{step[1]!r}] = v",
                 ]
         elif op == "verb":
-            run = self._bind("V", pc, step[1].run)
-
-            def render(correction):
-                return [
-                    f"pc = {pc}",
-                    f"out = {run}(g, c, frame)",
-                    f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
-                ]
+            render = self._verb(pc, step[1])
         elif op == "stop":
 
             def render(correction):
@@ -251,6 +278,69 @@ class _Lowering:
         else:  # pragma: no cover -- the tree holds no other steps
             raise ValueError(f"step {op} in a block")
         return ("simple", pc, render)
+
+    # ------------------------------------------------------------ verbs
+    def _verb(self, pc: int, verb):
+        """The lines of a verb's step: the verb's work itself for the plainest shapes of the simplest verbs
+        (`_INLINED`), else a call of its `run`, whose outcome is tested unless it can only be None."""
+        kind = type(verb)
+        if getattr(verb.run, "__func__", None) is not RETURNS_NOTHING.get(kind):
+            run = self._bind("V", pc, verb.run)
+            return lambda correction: [
+                f"pc = {pc}",
+                f"out = {run}(g, c, frame)",
+                f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
+            ]
+        inline = _INLINED.get(kind) if INLINING else None
+        lines = inline(self, pc, verb) if inline is not None else None
+        if lines is None:
+            lines = [f"pc = {pc}; {self._bind('V', pc, verb.run)}(g, c, frame)"]
+        return lambda correction: lines
+
+    # What the plainest shapes of `Flag.run`, `Gain.run` and `Log.run` do, specialised on what the verb fixes when
+    # it is built (a `Fixed` flag, counter, amount or text; no `on`/`at`): the same reads, changes, log entries,
+    # work and errors, in the same order. None: the verb has another shape, and is called.
+    def _flag(self, pc: int, verb) -> list[str] | None:
+        flag = verb.flag
+        if verb.flag_of is not None or type(flag) is not str or len(verb.args) > 1 + (verb.for_player is not None):
+            return None  # (a flag's name is a `name`: always text)
+        before, player = self._player(pc, verb)
+        return [(_FLAG if verb.on else _UNFLAG).format(pc=pc, before=before, player=player, flag=repr(flag))]
+
+    def _gain(self, pc: int, verb) -> list[str] | None:
+        counter, amount = verb.counter, verb.amount
+        if verb.counter_of is not None or type(counter) is not str or verb.on_card is not None:
+            return None
+        if verb.at_key is not None or len(verb.args) > 2 + (verb.for_player is not None):
+            return None
+        before = ""
+        if verb.amount_of is not None:
+            sign = "-" if verb.sign < 0 else ""  # (`Lose`: -1, `Gain`: 1)
+            before = f"n = {sign}int({self._bind('A', pc, verb.amount_of)}(c) or 0); "
+            amount = "n"
+        elif amount is None or type(amount) is int and -MAX_INT <= amount <= MAX_INT:
+            amount = int(amount or 0) * verb.sign
+        else:
+            return None
+        named, player = self._player(pc, verb)
+        text = _GAIN.format(
+            pc=pc, before=before + named, player=player, counter=repr(counter), amount=amount, sign=verb.sign
+        )
+        return text.split("\n")
+
+    def _player(self, pc: int, verb) -> tuple[str, str]:
+        """Whom the verb is done for (`VerbStep.player`): the statement working it out, and what names it."""
+        if verb.for_player is None:
+            return "", "c.me"
+        return f"player = {self._bind('P', pc, verb.for_player)}(c) or c.me; ", "player"
+
+    def _log(self, pc: int, verb) -> list[str] | None:
+        if len(verb.args) > 1:
+            return None
+        if verb.message_of is not None:
+            return [f"pc = {pc}; v = str({self._bind('M', pc, verb.message_of)}(c)); spend(g, len(v)); g.log(v)"]
+        text = str(verb.message)
+        return [f"pc = {pc}; spend(g, {len(text)}); g.log({text!r})"]
 
     # ------------------------------------------------------------ ops as Python source
     def function(self, pc: int, ops):
@@ -335,3 +425,26 @@ class _Lowering:
             f"{pad}if steps + {count} > BUDGET: return over_budget(g, frame, {pc}, steps)",
             f"{pad}steps += {count}",
         ]
+
+
+# the lines of `flag`/`unflag` (whose flag: Ruleset.flag_holder) and of `gain`/`lose` (Gain.run, `_one_number` and
+# `bounded_int` without their calls), filled in by `_Lowering._flag` and `_Lowering._gain`
+_HELD = "pc = {pc}; {before}state['flags'].setdefault('table' if {flag} in g.rules.table_flags else {player}, {{}})"
+_FLAG = _HELD + "[{flag}] = True"
+_UNFLAG = _HELD + ".pop({flag}, None)"
+_GAIN = (
+    "pc = {pc}; {before}v = g.counter({player}, {counter})\n"
+    "if type(v) is dict: one_number(v, {counter})\n"
+    f"if not {-MAX_INT} <= (v := v + {{amount}}) <= {MAX_INT}: bounded_int(v)\n"
+    "if changed := g.set_counter({player}, {counter}, v):\n"
+    "    log_counted(g, {owner}, {counter}, changed)\n"
+    "elif not read_by_all(g.rules, {counter}):\n"
+    "    log_unchanged(g, {owner}, {counter}, {sign})"
+).replace("{owner}", "{player} if g.rules.counters[{counter}].get('owner') == 'player' else 'table'")
+_INLINED = {
+    verbs.Flag: _Lowering._flag,
+    verbs.Unflag: _Lowering._flag,
+    verbs.Gain: _Lowering._gain,
+    verbs.Lose: _Lowering._gain,
+    verbs.Log: _Lowering._log,
+}
