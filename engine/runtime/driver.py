@@ -319,7 +319,7 @@ class TurnPlan:
     always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is;
     `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings;
     `game_end`: the code keys of the frames pushed at the game's end (its phases, then its scorings, the last pushed
-    running first); `score_counter`: the counter that decides who wins (Ruleset.score_counter, read once)."""
+    running first)."""
 
     __slots__ = (
         "checks",
@@ -330,7 +330,6 @@ class TurnPlan:
         "offered",
         "on_menu",
         "phase_frames",
-        "score_counter",
         "trigger_reads",
         "triggers",
     )
@@ -371,7 +370,6 @@ class TurnPlan:
             for scoring in reversed(rules.scorings)
             if scoring.get("when", "game_end") == "game_end" and scoring.get("effect")
         )
-        self.score_counter = rules.score_counter
 
     def pushed_at(self, rules, whens: tuple) -> tuple:
         """The frames `_push_phases` pushes for `whens` (`_phase_frames`), worked out at its first push (`rules`: the
@@ -500,7 +498,7 @@ def _end_triggered(g, rule, player, current, seats, out):
 def _result(g):
     state: State = g.state
     ending = state["ending"] or {"rule": "declared", "by": None}
-    counter = turn_plan(g.rules).score_counter
+    counter = g.rules.score_counter
     players = state["players"]
     scores = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True)) if counter else {}
     if g.scores_only:  # a projection (scoring.projected_margin) reads the scores alone: no winners, no log line

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from engine import lint
@@ -90,9 +91,10 @@ class Ruleset:
                 values[name] = spec
         return values
 
-    @property
+    @cached_property
     def score_counter(self) -> str | None:
-        """The counter that decides who wins, as the end rules declare it (agents read it too)."""
+        """The counter that decides who wins, as the end rules declare it (agents and the driver read it too):
+        worked out at the first read, once the pack is loaded (`load` sets the end rules before anything reads it)."""
         for end in self.ends:
             if end.get("counter"):
                 return end["counter"]
