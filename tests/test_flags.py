@@ -4,11 +4,16 @@ with a "did you mean", a declared flag no effect sets is D009, one set but never
 
 from __future__ import annotations
 
+import contextlib
 import re
 import textwrap
 
+import pytest
 from conftest import REPO, goal_end, one_action_rules, tiny_manifest, write_tree
+from test_compiled_effects import interpreted
+from test_runtime_speed_y_inlined_verbs import called
 
+from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 
@@ -96,3 +101,35 @@ def test_every_shipped_flag_is_declared(lint_json):
 def test_the_tables_flag_is_nobodys_in_particular(tmp_path, lint_json):
     code, found = lint_json(_pack(tmp_path, EFFECT + "\nunflag winter_came for me"))
     assert code == 1 and _codes(found) == [("D003", "`winter_came` is the table's flag (`owner: table`), no player's")]
+
+
+# flags set for a value that is no player (a number, a list): the mistake `gain` makes too
+NOT_A_PLAYER = [
+    "let who = [me, 3]\nflag settled for who[2]",
+    "let who = [me, 3]\nunflag settled for who[2]",
+    "let who = [me, [1]]\nflag settled for who[2]",
+    "let who = [me, 3]\nset settled to 1 for who[2]",
+]
+
+
+@pytest.mark.parametrize("effect", NOT_A_PLAYER)
+@pytest.mark.parametrize("way", ["inlined", "called", "interpreted"])
+def test_a_flag_for_a_value_that_is_no_player_is_an_error_not_a_new_holder(tmp_path, effect, way):
+    """An attack on the plain state: a flag kept under the number 3 (or any key but a player's or the table's)
+    leaves a state with keys that are not text, one no save writes back as it was. Every way of running the effect
+    refuses it with the code `gain` gives the same mistake (X106), at the step, and the state keeps its holders."""
+    rules = load(_pack(tmp_path, effect))
+    ways = {"inlined": contextlib.nullcontext, "called": called, "interpreted": interpreted}
+    with ways[way](rules):
+        game = Game.new(rules, 2, 0)
+        with pytest.raises(ContentError) as caught:
+            game.apply(game.decision.options.index("act"), "P1")
+    assert caught.value.code == "X106" and caught.value.offset is not None
+    assert sorted(game.state["flags"]) == ["P1", "P2", "table"]
+
+
+def test_a_flag_for_another_player_is_theirs(tmp_path):
+    """`for PLAYER` names whose flag it is (the check above refuses only what is no player)."""
+    game = Game.new(load(_pack(tmp_path, "flag settled for next_player(me)")), 2, 0)
+    game.apply(game.decision.options.index("act"), "P1")
+    assert game.state["flags"]["P2"] == {"settled": True} and game.state["flags"]["P1"] == {}

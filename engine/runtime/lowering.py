@@ -429,7 +429,7 @@ class _Lowering:
 
 # the lines of `flag`/`unflag` (whose flag: Ruleset.flag_holder) and of `gain`/`lose` (Gain.run, `_one_number` and
 # `bounded_int` without their calls), filled in by `_Lowering._flag` and `_Lowering._gain`
-_HELD = "pc = {pc}; {before}state['flags'].setdefault('table' if {flag} in g.rules.table_flags else {player}, {{}})"
+_HELD = "pc = {pc}; {before}state['flags']['table' if {flag} in g.rules.table_flags else {player}]"
 _FLAG = _HELD + "[{flag}] = True"
 _UNFLAG = _HELD + ".pop({flag}, None)"
 _GAIN = (

@@ -328,7 +328,7 @@ class Set(VerbStep):
                 raise ContentError(f"the key of `{counter}` is none", code="X107")
             g.set_counter(player, counter, bounded_int(int(value or 0)), key)
         else:
-            g.state["flags"].setdefault(g.rules.flag_holder(counter, player), {})[counter] = bounded(value)
+            g.state["flags"][g.rules.flag_holder(counter, player)][counter] = bounded(value)  # (as `Flag.run`)
 
 
 def acting(c):
@@ -1336,7 +1336,7 @@ class Flag(VerbStep):
         player = c.me if f is None else f(c) or c.me
         # whose flag it is (Ruleset.flag_holder, without its call: a verb most turns run)
         holder = "table" if type(flag) is str and flag in g.rules.table_flags else player
-        flags = g.state["flags"].setdefault(holder, {})
+        flags = g.state["flags"][holder]  # every player's and the table's are there: anything else is no one's
         if self.on:
             flags[flag] = True
         else:
