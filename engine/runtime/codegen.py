@@ -113,7 +113,7 @@ def _eq(g, a, b):
 def _each(g, source, weight, key, at):
     """The items a `where` tests, paid for: the size of its test for each item. Only read (a zone's own list
     may come back: Table.items_read, without its call for a list without gaps or a zone without places, the
-    commonest sources); the comprehension builds the new list."""
+    commonest sources); the comprehension builds the new list. (`_each_lines` writes the same as statements.)"""
     kind = type(source)
     if kind is list:
         items = source if None not in source else g.items_read(source)
@@ -184,7 +184,8 @@ def _keep(cell: list, value):
 
 def _index(g, items, i):
     """`LIST[i]`, counting from 1: a list keeps its places, a `none` in it included (`[c.a_needs, none][2]` is
-    the second item, never a later one moved up); a zone reads as its cards."""
+    the second item, never a later one moved up); a zone reads as its cards. (`ExpressionCompiler.statements`
+    writes the same as statements.)"""
     if type(items) is not list:
         items = g.items_read(items)
     size = len(items)
@@ -329,14 +330,14 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     compiler = compiler_class(rules, body_key, frozenset(params), names)
     at = int(ir[1])
     asked = ["cmp", at, ">", ["call", at, "count", [ir]], ["num", at, 0]] if exists else ir
-    body = compiler.src(asked)
+    before, body = compiler.statements(asked)
     arguments = "".join(f", {names[p]}" for p in params)
     source = (
         f"def _function(c, _key, _at{arguments}):\n"
         f"    g = c.g\n"
         f"    g.work -= {CALL_COST + weight(ir)}\n"
         f"    if g.work < 0:\n"
-        f"        out_of_work(_key, _at)\n" + _returned(body, body_key, at)
+        f"        out_of_work(_key, _at)\n" + _returned(before, body, body_key, at)
     )
     namespace = compiler.namespace
     namespace["out_of_work"] = out_of_work
@@ -345,12 +346,11 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     return made[key]
 
 
-def _returned(body: str, key: str, at: int) -> str:
-    """The lines of a generated function that return `body`, a Python error in it becoming the content's
-    X106 and any ContentError without a place placed at the text `key`, offset `at`."""
+def _returned(before: list[str], body: str, key: str, at: int) -> str:
+    """The lines of a generated function that run the statements `before`, then return `body`, a Python error in
+    them becoming the content's X106 and any ContentError without a place placed at the text `key`, offset `at`."""
     return (
-        f"    try:\n"
-        f"        return {body}\n"
+        "    try:\n" + "".join(f"        {line}\n" for line in before) + f"        return {body}\n"
         f"    except _PYTHON_ERRORS as exc:\n"
         f"        raise _values_error(exc, {key!r}, {at}) from None\n"
         f"    except ContentError as exc:\n"
@@ -475,6 +475,7 @@ class ExpressionCompiler:
         self.in_iterable = 0  # > 0 while making a comprehension's first iterable, where `:=` is refused
         self._reads_known: dict[tuple[int, int], tuple[list, int]] = {}
         self.read_only = None  # the argument being made for a built-in that only reads it (`_read_only`)
+        self._wheres: dict[tuple[str, str], tuple] = {}  # (loops, test) of each `where` made: its parts (`statements`)
 
     def compile(self, node, per_item: bool = False):
         """`per_item`: a function of the context and one item, `item` bound to it (as inside `where`): how a
@@ -482,17 +483,70 @@ class ExpressionCompiler:
         outer = self.items, self.loops
         if per_item:
             self.items, self.loops = ["_i0"], [None]
-        body = self.src(node)
+        before, body = self.statements(node)
         self.items, self.loops = outer
         head = "def _expression(c, _i0):\n" if per_item else "def _expression(c):\n"
         env = "    E = c.env\n" if self.reads_env else ""  # the frame's locals, read by names bound earlier only
-        source = head + "    g = c.g\n" + env + _returned(body, self.key, int(node[1]))
+        source = head + "    g = c.g\n" + env + _returned(before, body, self.key, int(node[1]))
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
         expression = namespace["_expression"]
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         return expression
+
+    def statements(self, node) -> tuple[list[str], str]:
+        """(statements, value): the source of a function's whole expression `node`, as statements that run first and
+        the value it returns. `LIST[i]` (a pack function `[c.a_food, c.b_food][k]`, asked many times a decision) does
+        `_index`'s work in statements of its own, without the call: the same reads, work, errors and answer."""
+        if node[0] != "index":
+            return self._where_statements(self.src(node))
+        listed = node[2]
+        lines = [f"_listed = {self.src(listed)}", f"_place = {self.src(node[3])}"]
+        if listed[0] == "list" and all(self._static(item) for item in listed[2]):
+            size = str(len(listed[2]))  # a list written out (`_x_list`, no `_built`): its places known
+        else:
+            size = "_size"
+            lines += ["if type(_listed) is not list:", "    _listed = g.items_read(_listed)", "_size = len(_listed)"]
+        self.namespace["out_of_work"] = out_of_work
+        lines += [f"g.work -= {size}", "if g.work < 0:", "    out_of_work()"]
+        return lines, f"_listed[_place - 1] if isinstance(_place, int) and 0 < _place <= {size} else None"
+
+    def _where_statements(self, body: str) -> tuple[list[str], str]:
+        """(statements, value) of a function whose whole expression is the source `body`. When that is a `where` made
+        here (`[ITEM for ITEM in _each(...) if TEST]`) or "has it an item?" of one (`any(True for ...)`, exists.py),
+        `_each`'s work is done in statements without its call, and "has it an item?" is a plain `for` loop that
+        returns at the first item (no generator, no `any`): the same items, work, errors and answer."""
+        for (loops, test), (item, loop, source, cost, at) in self._wheres.items():
+            if body == f"[{item} {loops} if {test}]":
+                return self._each_lines(source, cost, at), f"[{item} {loop.head()}for {item} in _items if {test}]"
+            for found, answer in (
+                (f"any(True {loops} if {test})", True),
+                (f"(not any(True {loops} if {test}))", False),
+            ):
+                if body == found:
+                    lines = [f"{cell} = []" for cell in loop.cells] + self._each_lines(source, cost, at)
+                    lines += [f"for {item} in _items:", f"    if {test}:", f"        return {answer}"]
+                    return lines, repr(not answer)
+        return [], body
+
+    def _each_lines(self, source: str, cost: int, at: int) -> list[str]:
+        """`_items = _each(g, SOURCE, COST, KEY, AT)` as statements, without the call."""
+        self.namespace["out_of_work"] = out_of_work
+        return [
+            f"_source = {source}",
+            "if type(_source) is list:",
+            "    _items = _source if None not in _source else g.items_read(_source)",
+            "elif type(_source) is str:",
+            "    _items = g.state['zones'].get(_source)",
+            "    if _items is None or _source in g._slotted:",
+            "        _items = g.items_read(_source)",
+            "else:",
+            "    _items = g.items_read(_source)",
+            f"g.work -= len(_items) * {cost}",
+            "if g.work < 0:",
+            f"    out_of_work({self.key!r}, {at})",
+        ]
 
     def _ident(self, word: str) -> str:
         return _name_checked(word, self.key)
@@ -1077,8 +1131,11 @@ class ExpressionCompiler:
         cached = hoisted and reads is not None and any(_calls(conjunct) for conjunct in conjuncts[:hoisted])
         if not cached:  # nothing kept, or only tests cheaper than the cache's key
             (whole,), loop = self._in_loop(item, [node[3]])
-            each = f"_each(g, {self._iterable(node[2])}, {weight(node[3])}, {self.key!r}, {at})"
-            return item, f"{loop.head()}for {item} in {each}", whole
+            source = self._iterable(node[2])
+            each = f"_each(g, {source}, {weight(node[3])}, {self.key!r}, {at})"
+            loops = f"{loop.head()}for {item} in {each}"
+            self._wheres[loops, whole] = (item, loop, source, weight(node[3]), at)
+            return item, loops, whole
         self.in_iterable += 1  # the kept tests go into the cache's `compute`, inside the first iterable
         try:
             tests, kept_loop = self._in_loop(item, conjuncts[:hoisted])
