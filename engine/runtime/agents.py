@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from .log_words import unread_log as _unread_log  # (kept under its old name)
 from .protocol import CHANCE, END_TURN
 
 
@@ -87,8 +88,9 @@ class GreedyAgent:
         are imagined to the end of the round, else what a choice earns (pieces after the others' objections,
         food after the others' cards) never shows and every choice ties (issue 11, docs/calibration.md)."""
         in_rounds, number = game.rules.in_rounds, game.turn_number
-        state, rng = game.state, self.rng  # the pending decision read from the state: no Decision built for it
+        state = game.state  # the pending decision read from the state: no Decision built for it
         quick = game.max_answers_per_turn is None  # an imagined game counts no answers: none is refused
+        bits = self.rng.getrandbits  # each answer `rng.randrange(len(options))` without its two calls: the same draws
         for _ in range(self.rollout_steps):
             pending = state["pending"]
             if pending is None or (in_rounds and state["turn"]["number"] != number):
@@ -101,20 +103,22 @@ class GreedyAgent:
                 return
             kind = pending["kind"]
             for player in list(players):  # as they were asked: answering changes `by`
-                if quick and player in pending["by"] and player != CHANCE:  # Game.legal and apply, unchecked
-                    options = game._legal_now(pending, player)
-                    game._take(player, options[rng.randrange(len(options))])
+                unchecked = quick and player in pending["by"] and player != CHANCE  # Game.legal and apply, unchecked
+                options = game._legal_now(pending, player) if unchecked else game.legal(player)
+                count = len(options)  # (random.Random._randbelow_with_getrandbits)
+                size = count.bit_length()
+                pick = bits(size)
+                while pick >= count:
+                    if not count:
+                        raise ValueError("empty range for randrange()")
+                    pick = bits(size)
+                if unchecked:
+                    game._take(player, options[pick])
                 else:
-                    options = game.legal(player)
-                    game.apply(options[rng.randrange(len(options))], player)
+                    game.apply(options[pick], player)
                 after = pending = state["pending"]
                 if after is None or after["kind"] != kind:
                     break
-
-
-def _unread_log(public, private=None) -> None:
-    """`Table.log` of a bot's imagined game (GreedyAgent.act): the game is scored by its counters and thrown away,
-    and nothing it plays reads its log (undo.fail only cuts it back), so its lines are not worded nor kept."""
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

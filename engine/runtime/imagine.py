@@ -95,11 +95,19 @@ def shuffle(rnd: random.Random, cards: list) -> None:
     as the count of cards left needs, drawn again while they name no card; tests/test_runtime_speed_n_table.py holds
     it to `random.Random.shuffle`)."""
     bits, count = rnd.getrandbits, len(cards)
-    for i, k in zip(range(count - 1, 0, -1), map(int.bit_length, range(count, 1, -1)), strict=True):
+    places = _PLACES.get(count)
+    if places is None:  # each place from the last down, with the bits a draw for it takes
+        places = _PLACES[count] = tuple(
+            zip(range(count - 1, 0, -1), map(int.bit_length, range(count, 1, -1)), strict=True)
+        )
+    for i, k in places:
         j = bits(k)
         while j > i:
             j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_PLACES: dict[int, tuple[tuple[int, int], ...]] = {}  # shuffle's places and bits, by the count of cards: a few dozen
 
 
 def _unseen_runs(g, player):

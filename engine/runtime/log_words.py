@@ -119,8 +119,17 @@ def setup_flag(g, by_nobody: bool = False) -> int:
     return 2 if by_nobody else 1
 
 
+def unread_log(public, private=None) -> None:
+    """`Table.log` of a bot's imagined game (agents.GreedyAgent.act): the game is scored by its counters and thrown
+    away, and nothing it plays reads its log (undo.fail only cuts it back), so its lines are not worded nor kept; nor
+    are the entries below that cost to gather (`log_counted`, `log_choice`: `g.log is unread_log`)."""
+
+
 def log_counted(g, owner, counter: str, change: int) -> None:
-    g.state["log"].append([COUNT, setup_flag(g), owner, counter, change])
+    """(`setup_flag` without its call: this runs for every change of a counter.)"""
+    if g.log is unread_log:  # a bot's imagined game: nobody reads its log
+        return
+    g.state["log"].append([COUNT, 1 if g.in_setup() else 0, owner, counter, change])
 
 
 def log_card_counted(g, card: int, counter: str, change: int) -> None:
@@ -171,6 +180,8 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
     the cards they see by name, the others those everyone sees; so each card the words may name is kept with
     the seats that see it now and, in `backs`, whether its back shows where it lies (a "face-down card
     (forest back)"): where it lies and who sees it change later, the line does not."""
+    if g.log is unread_log:  # a bot's imagined game: nobody reads its log, so nobody's sight of the cards is read
+        return
     cards = cards_named(chosen, len(g.rules.instances)) if of_cards else []
     everyone = (1 << len(g.state["players"])) - 1
     seen, backs = [], []
@@ -184,7 +195,7 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
     else:
         kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
     g.state["log"].append(
-        [CHOICE, setup_flag(g), by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]
+        [CHOICE, 1 if g.in_setup() else 0, by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]
     )
 
 
