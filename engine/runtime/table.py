@@ -32,6 +32,8 @@ from .log_words import lines_for
 from .places import capacity_of, check_capacity
 from .state import card_counter_max
 
+SETUP_STAGES = ("setup", "next")  # the stages before the first turn: `in_setup` (and verbs.py, without its call)
+
 if TYPE_CHECKING:  # for the annotations only: importing the rules here would load the compiler early
     from .rng import Streams
     from .rules import Ruleset
@@ -181,8 +183,11 @@ class Table:
 
     def in_play_from(self, player) -> list[str]:
         """`players_from(player)` less the players out of the game or the round (`eliminate`)."""
-        seats = self.players_from(player)
-        out = self.state.get("out")
+        state = self.state
+        order = state["players"]  # (`players_from` without its call: `players` and `opponents` ask it again and again)
+        i = order.index(player) if player in order else 0
+        seats = order[i:] + order[:i]
+        out = state.get("out")
         return [p for p in seats if p not in out] if out else seats
 
     def counter(self, owner, counter_id):
@@ -464,7 +469,7 @@ class Table:
 
     def in_setup(self) -> bool:
         """Before the first turn (or round): what happens now is the game's setup, whoever `me` is."""
-        return self.state["turn"]["number"] == 0 and self.state["stage"] in ("setup", "next")
+        return self.state["turn"]["number"] == 0 and self.state["stage"] in SETUP_STAGES
 
     def log_for(self, player) -> list[str]:
         """The log as `player` reads it (None: what everyone may read), worded now (log_words.py)."""

@@ -33,6 +33,7 @@ from .log_words import (
 )
 from .places import slide
 from .protocol import DONE
+from .table import SETUP_STAGES
 
 
 class Fixed:
@@ -372,7 +373,7 @@ def _move_one_logged(g, card, target, actor, verb, slot):
     source = state["loc"][card]
     g.move(card, target, slot)
     setup = 0
-    if g.in_setup():
+    if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:  # (`in_setup` without its call)
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
     now = seen_by(g, card)
     if before & ~now:
@@ -547,6 +548,8 @@ class Choose(VerbStep):
         self.by_of, self.by = self.argument("by")
         self.with_of, self.prompt = self.argument("with")
         self.showing = args.get("showing")
+        # the question asked without `with` (or with none), worded once
+        self.plain = f"Choose {(self.binds or '').replace('_', ' ')}"
 
     def run(self, g, c, frame):
         if self.unless is not None and self.unless(c):
@@ -556,7 +559,9 @@ class Choose(VerbStep):
         amount = self.amount if f is None else f(c)
         f = self.from_of
         candidates = g.items_of(self.source if f is None else f(c))
-        spend(g, len(candidates))
+        g.work -= len(candidates)  # (`spend`, without its call)
+        if g.work < 0:
+            out_of_work()
         if amount == "all":
             low = high = len(candidates)
         elif isinstance(amount, dict):
@@ -617,26 +622,29 @@ class Choose(VerbStep):
         wait["offer"] = offer
         if len(offer) > 1:  # the chooser had a choice (else the log tells them "only one option")
             wait["free"] = True
-        question = wait.get("prompt") or f"Choose {(self.binds or '').replace('_', ' ')}"
-        progress = f" ({len(picked) + 1} of {wait['high']})" if wait["high"] > 1 else ""
+        question = wait.get("prompt") or self.plain
+        high = wait["high"]
         pending = {
             "kind": "choose",
             "by": [by],
-            "prompt": f"{question}{progress}",
+            "prompt": f"{question} ({len(picked) + 1} of {high})" if high > 1 else question,
             "options": options,
             "blind": blind,
             "cards": wait["cards"],
         }
+        if self.showing is None and self.shape is None:  # nothing to label (`labelled` without its call)
+            return pending
         return labelled(self, g, c, pending)
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
         j = wait["offer"][answer]
+        picked = wait["picked"]
         if j >= 0:
-            wait["picked"].append(j)
-        if j < 0 or len(wait["picked"]) >= wait["high"] or wait["picked"][-1] >= len(wait["cands"]) - 1:
+            picked.append(j)
+        if j < 0 or len(picked) >= wait["high"] or picked[-1] >= len(wait["cands"]) - 1:
             cands = wait["cands"]
-            chosen = list(map(cands.__getitem__, wait["picked"]))
+            chosen = list(map(cands.__getitem__, picked))
             if self.binds:
                 c.env[self.binds] = (chosen[0] if chosen else None) if self.binds_one else chosen
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
@@ -848,7 +856,8 @@ class ChooseSecretly(VerbStep):
             out_of_work()
         allowed = dict(zip(own, map(list, own.values()), strict=True))  # (copies, as `_pending`'s slices)
         offers = dict(zip(own, map(list, map(range, map(len, own.values()))), strict=True))
-        if self.of_cards:  # identical cards a chooser sees are one option to them
+        # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
+        if self.of_cards and int in map(type, options):
             for player, keys in own.items():
                 if _same_kind_twice(g, list(map(options.__getitem__, keys))):
                     offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
@@ -910,7 +919,10 @@ class ChooseSecretly(VerbStep):
         askers = list(allowed)
         wait["order"] = askers
         if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
-            wait["first"] = {p: [offers[p], allowed[p]] for p in askers}
+            # (`offers` and `allowed` name the askers in the same order: no comprehension, a frame less)
+            wait["first"] = dict(
+                zip(askers, map(list, zip(offers.values(), allowed.values(), strict=True)), strict=True)
+            )
         plain = self.plain
         question = self.args.get("with")
         if question is None:
@@ -937,20 +949,23 @@ class ChooseSecretly(VerbStep):
         }
         if not alike:  # each reads their own; those waiting read the plain words
             pending["prompts"] = asked
-        owner = None  # an option's chooser, for its `showing` label (the first of those who share it)
-        if self.args.get("showing") is not None:
-            owner = {key: p for p, keys in reversed(wait["own"].items()) for key in keys}
+        if self.args.get("showing") is None:
+            if self.shape is None:  # nothing to label (`labelled` without its call)
+                return pending
+            return labelled(self, g, c, pending)
+        # an option's chooser, for its `showing` label (the first of those who share it)
+        owner = {key: p for p, keys in reversed(wait["own"].items()) for key in keys}
         return labelled(self, g, c, pending, owner)  # `showing` labels for each option's chooser, list options
 
     def resume(self, g, c, frame, answer):
         wait = frame["wait"]
         if "own" not in wait:  # a save from before `taking`: one pick each, told at once
             frame["wait"] = wait = _one_round(wait)
-        own, offers, picks = wait["own"], wait["offer"], wait["picks"]
-        for player, key in zip(wait["order"], answer, strict=False):
-            picks[player].append(_place_answered(own[player], offers[player], key))
         options = wait["options"]
         if wait["taking"]:
+            own, offers, picks = wait["own"], wait["offer"], wait["picks"]
+            for player, key in zip(wait["order"], answer, strict=False):
+                picks[player].append(_place_answered(own[player], offers[player], key))
             pending = self._pending(g, c, frame)
             if pending is not None:
                 return pending
@@ -962,7 +977,8 @@ class ChooseSecretly(VerbStep):
             self.bind(c, [chosen.get(p, []) for p in wait["players"]])
             told_of = chain.from_iterable(map(zip, map(repeat, chosen), chosen.values()))  # (chooser, option) each
         else:  # one pick each, everyone's now: an answer is its option's place in `options` (`allowed` holds those
-            # places), the option at the place picked in the chooser's own: bound and told without lists of picks
+            # places), the option at the place picked in the chooser's own: bound and told without lists of picks,
+            # nor kept in the wait's (interpreter.resume_verb drops the wait as this returns: no decision sees it)
             picked = dict(zip(wait["order"], map(options.__getitem__, answer), strict=False))
             self.bind(c, list(map(picked.get, wait["players"])))
             told_of = picked.items()
