@@ -40,6 +40,10 @@ class Game(Table):
     # the counters' numbers with which every end trigger was last found false (driver._check_end): a game's own, kept
     # off the state; a clone may take its source's, as it says what the numbers were, not which state had them
     ends_quiet: list | None = None
+    # the decision answered by several at once (protocol.SIMULTANEOUS) `_advance` last stopped at, none of whose players
+    # it could answer at once: while others are still to answer it, an answer only kept changes nothing it reads
+    # (interpreter.answer)
+    settled: dict | None = None
 
     def __init__(self, rules, state: State, tables_of: Game | None = None):  # tables_of: the game cloned
         self.rules = rules
@@ -267,7 +271,9 @@ class Game(Table):
         """Apply an answer found legal (and counted): recorded, given, and the game run to the next decision."""
         self.work = WORK_BUDGET
         self.state["history"].append([player, option])
-        self._answer(player, option)
+        if self._answer(player, option):  # only kept, and `_advance` would stop at once: only its first line is run
+            self.state["steps"] = 0
+            return
         self._advance()
 
     def _count_answer(self):

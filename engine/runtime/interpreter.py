@@ -7,7 +7,8 @@ step it is at, else step by step here (`interpret`, the reference the lowered fu
 answer (`answer`) resumes the verb that asked it (verbs.py), or starts the action chosen from the menu.
 `Game` binds these functions as its methods (`g._advance()`, `g.push(...)`): the hot path
 `apply -> _answer -> _advance` pays no extra call, and `advance` calls a frame's lowered function itself
-(as `run_frame` does: `first_entry` works it out the first time a frame runs from a step).
+(as `run_frame` does: `first_entry` works it out the first time a frame runs from a step). An answer only kept,
+while others still answer the same decision at once, skips `advance` when it would stop at once (`Game.settled`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .context import Ctx
 from .driver import nothing_left, start_action
 from .driver import step as driver_step
 from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
-from .protocol import CHANCE, allowed_for
+from .protocol import CHANCE, SIMULTANEOUS, allowed_for
 from .state import State
 from .undo import fail
 from .why import dead_end
@@ -36,14 +37,15 @@ def push(g, code_key: str, me, card=None, env=None):
 
 def answer(g, player, option):
     """One player's answer to the pending decision: kept until everyone who answers at once has, then
-    given to the verb that asked (or, on the turn's menu, the action it names is started)."""
+    given to the verb that asked (or, on the turn's menu, the action it names is started).
+    True: the answer was only kept, and a run of `advance` would stop at once at the same decision (`settled`)."""
     state: State = g.state
     pending = state["pending"]
     if len(pending["by"]) > 1 or pending.get("answers") is not None:
         pending.setdefault("answers", {})[player] = option
-        pending["by"] = list(filter(player.__ne__, pending["by"]))  # those yet to answer
-        if pending["by"]:
-            return
+        by = pending["by"] = list(filter(player.__ne__, pending["by"]))  # those yet to answer
+        if by:
+            return g.settled is pending and (len(by) > 1 or settled_alone(g, pending))
         given = list(map(pending["answers"].__getitem__, pending["order"]))  # (no comprehension: a frame less)
         if state["attempt"] is not None:
             state["attempt"]["path"].append(",".join(map(str, given)))
@@ -60,6 +62,13 @@ def answer(g, player, option):
         start_action(g, pending["options"][option], pending, option)
         return
     resume_verb(g, state["stack"][-1], option)
+
+
+def settled_alone(g, pending) -> bool:
+    """`advance` stopped at `pending` (`Game.settled`) and one player is left to answer it: would it stop at once
+    again? Yes unless it answers that player itself (one live option: its first two checks); the player's own
+    answers were found not to be one alone when it stopped (its third), and they have not changed since."""
+    return pending["kind"] in _ASKED_ALWAYS or pending["by"][0] == CHANCE or len(g._live_now(pending)[0]) != 1
 
 
 def resume_verb(g, frame, given):
@@ -180,8 +189,10 @@ def advance(g):
     """Run until someone must decide or the game is over."""
     state: State = g.state
     state["steps"] = 0
+    if state["stage"] == "over":
+        return
     codes = g.rules.code
-    while state["stage"] != "over":
+    while True:  # until a decision, or the game's end (only the driver ends it: driver._result)
         pending = state["pending"]
         if pending is not None:
             by = pending["by"]
@@ -208,18 +219,20 @@ def advance(g):
             if len(live) == 1 and len(by) == 1 and kind not in _ASKED_ALWAYS and by[0] != CHANCE:
                 answer(g, by[0], live[0])
                 continue
-            if kind in _FORCED_EACH:  # those with one possible answer give it at once
-                forced = []
-                for player in by:
-                    own = legal.get(player)  # Game._legal_now, without going through the game again
-                    if own is None:
-                        own = legal[player] = allowed_for(pending, player, live)
-                    if len(own) == 1:
-                        forced.append((player, own[0]))
-                if forced:
-                    for player, option in forced:
-                        answer(g, player, option)
-                    continue
+            if kind in SIMULTANEOUS:  # answered by several players at once
+                if kind in _FORCED_EACH:  # those with one possible answer give it at once
+                    forced = []
+                    for player in by:
+                        own = legal.get(player)  # Game._legal_now, without going through the game again
+                        if own is None:
+                            own = legal[player] = allowed_for(pending, player, live)
+                        if len(own) == 1:
+                            forced.append((player, own[0]))
+                    if forced:
+                        for player, option in forced:
+                            answer(g, player, option)
+                        continue
+                g.settled = pending  # nobody answered at once: neither will anyone when an answer is only kept (answer)
             return
         stack = state["stack"]
         if stack:  # run_frame, without its call
@@ -233,6 +246,8 @@ def advance(g):
                 interpret(g, frame, code)
             continue
         driver_step(g)
+        if state["stage"] == "over":
+            return
 
 
 _ASKED_ALWAYS = ("ask", "invite", "action")  # asked even with one possible answer

@@ -142,8 +142,12 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
             game.apply_chance()
         else:
             player = pending["by"][0]
-            legal = game.legal(player)
-            game.apply(legal[rnd.randrange(len(legal))], player)
+            legal = game._legal_now(pending, player)  # `Game.legal`, without its copy: only read here
+            option = legal[rnd.randrange(len(legal))]
+            if game.max_answers_per_turn is None:  # legal by its making and not counted: what `apply` checks holds
+                game._take(player, option)
+            else:
+                game.apply(option, player)
             made += 1
         if after is not None:
             after(game)
