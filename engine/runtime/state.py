@@ -17,6 +17,7 @@ FORMAT = "knap-state/2"
 APPEND_ONLY = ("log", "history")  # state lists whose entries, once appended, never change
 
 Stage = Literal["setup", "main", "turn_end", "round_end", "next", "game_end", "result", "over"]
+SETUP_STAGES = ("setup", "next")  # the stages before the first turn (Table.in_setup; verbs.py, without its call)
 
 
 class Turn(TypedDict):

@@ -30,9 +30,7 @@ from .layout import (
 )
 from .log_words import lines_for
 from .places import capacity_of, check_capacity
-from .state import card_counter_max
-
-SETUP_STAGES = ("setup", "next")  # the stages before the first turn: `in_setup` (and verbs.py, without its call)
+from .state import SETUP_STAGES, card_counter_max
 
 if TYPE_CHECKING:  # for the annotations only: importing the rules here would load the compiler early
     from .rng import Streams

@@ -33,7 +33,7 @@ from .log_words import (
 )
 from .places import slide
 from .protocol import DONE
-from .table import SETUP_STAGES
+from .state import SETUP_STAGES
 
 
 class Fixed:
