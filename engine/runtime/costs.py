@@ -24,14 +24,14 @@ def cost_payable(items, counts, joker=None, n=0) -> bool:
     except (KeyError, TypeError):
         kinds, needs, jokers_named = _split(items, joker)
     if not (joker and n):
-        return all(map(ge, map(counts.get, kinds, _ZEROS), needs))
+        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
     spare = counts.get(joker, 0) - jokers_named
     # what the cards of each id leave unpaid, paid with `n` jokers each
-    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, _ZEROS)), _ZEROS)) * n <= spare
+    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
 
 
 # 0 for ever: the default of each count read and the floor of each shortfall (`map` stops with the items)
-_ZEROS = repeat(0)
+ZEROS = repeat(0)
 
 
 _COUNTED_KEPT = 4_096  # costs kept (a pack has a few dozen) before the table starts again
@@ -43,6 +43,33 @@ def counted(items, joker) -> tuple[tuple[tuple, ...], int]:
     many joker items it names (a joker item is paid with joker cards only)."""
     kinds, needs, named = _split(items, joker)
     return tuple(zip(kinds, needs, strict=True)), named
+
+
+_SPLIT_TABLES_KEPT = 64  # jokers with a table of their own (a pack has one or two) before the tables start again
+_split_tables: dict = {}
+
+
+def split_table(joker) -> dict:
+    """The costs seen with `joker` split as `counted` splits them (items, how many of each, joker items), under the
+    cost itself: a loop over many costs with the same joker reads one table (filled by `split_kept`) without a key
+    made per cost. An empty table, never filled, for a joker that cannot be a key (`cost_payable` says what is
+    wrong)."""
+    try:
+        table = _split_tables.get(joker)
+    except TypeError:
+        return {}
+    if table is None:
+        if len(_split_tables) >= _SPLIT_TABLES_KEPT:
+            _split_tables.clear()
+        table = _split_tables[joker] = {}
+    return table
+
+
+def split_kept(table: dict, items: tuple, joker) -> None:
+    """`items` (a cost that can be a key, with `joker` the table's) split into `table`, which starts again when full."""
+    if len(table) >= _COUNTED_KEPT:
+        table.clear()
+    table[items] = _split(items, joker)
 
 
 def _split(items, joker) -> tuple[tuple, tuple, int]:

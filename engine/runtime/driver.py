@@ -281,23 +281,37 @@ def _refusal(g, check, me, ctx) -> tuple | None:
 
 def _on_menu(g, plan, me, ctx) -> list[str]:
     """The actions on `me`'s menu now, in the pack's order: those offered that `_refusal` keeps none of, by its checks in
-    its order, in one loop over the plan (a menu is worked out hundreds of times a game; the reasons are not needed)."""
+    its order, in one function made for the plan (`_menu_checks`: a menu is worked out hundreds of times a game; the
+    reasons are not needed)."""
     state: State = g.state
     turn = state["turn"]
-    acted = turn["acted"]
-    used_in = {"once_per_turn": turn["used"], "once_per_game": state["used"][me]}
     have = {counter_id: g.counter(me, counter_id) for counter_id in plan.cost_counters}  # (conditions only read)
-    options = []
-    for action_id, whole_turn, limit, cost, available in plan.on_menu:
-        if (whole_turn and acted) or (limit is not None and used_in[limit].get(action_id)):
-            continue
-        for counter_id, amount in cost:
-            if have[counter_id] < amount:
-                break
-        else:  # every cost payable
-            if available is None or available(ctx):
-                options.append(action_id)
-    return options
+    return plan.menu_checks(have, turn["acted"], turn["used"], state["used"][me], ctx)
+
+
+def _menu_checks(on_menu: tuple):
+    """`_on_menu`'s checks of the plan's `on_menu` as one function of the counters had, whether the player acted, the
+    actions used this turn and this game, and the context: per action, only the checks it needs, as statements, in
+    `_refusal`'s order (no loop over the plan, none over a cost of one counter). The pack's names are values of the
+    function's namespace, never text of its source."""
+    namespace: dict = {}
+    lines = ["def _menu(have, acted, used_this_turn, used_this_game, ctx):", "    options = []"]
+    for i, (action_id, whole_turn, limit, cost, available) in enumerate(on_menu):
+        namespace[f"A{i}"] = action_id
+        tests = ["not acted"] if whole_turn else []
+        if limit is not None:
+            tests.append(f"not {'used_this_turn' if limit == 'once_per_turn' else 'used_this_game'}.get(A{i})")
+        for j, (counter_id, amount) in enumerate(cost):
+            namespace[f"K{i}_{j}"], namespace[f"N{i}_{j}"] = counter_id, amount
+            tests.append(f"not (have[K{i}_{j}] < N{i}_{j})")
+        if available is not None:
+            namespace[f"V{i}"] = available
+            tests.append(f"V{i}(ctx)")
+        appended = f"options.append(A{i})"
+        lines += [f"    if {' and '.join(tests)}:", f"        {appended}"] if tests else [f"    {appended}"]
+    lines.append("    return options")
+    exec(compile("\n".join(lines) + "\n", "<turn menu>", "exec"), namespace)  # noqa: S102 -- names only as values
+    return namespace["_menu"]
 
 
 _HIDDEN, _WHOLE_TURN, _AVAILABLE = ("hidden",), ("whole_turn",), ("available",)
@@ -310,7 +324,8 @@ class TurnPlan:
     of menus. `checks`: action id -> (hidden, whole_turn, limit or None, cost as (counter, amount) pairs,
     available test or None, the action id), the test compiled by exists.py so that "is there some X?" stops at
     the first X; `offered`: (action id, its checks) of the actions that are not hidden, in the pack's order, and
-    `on_menu` the same as (action id, whole_turn, limit, cost, available), as `_on_menu` reads them, and
+    `on_menu` the same as (action id, whole_turn, limit, cost, available), `menu_checks` those checks as one function
+    (`_menu_checks`) that `_on_menu` calls, and
     `cost_counters` the counters their costs name, read once a menu;
     `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one, and `trigger_reads`,
     when every trigger provably reads only counters by name (end_checks.py), a getter of each such counter's number
@@ -327,6 +342,7 @@ class TurnPlan:
         "end_turn",
         "game_end",
         "menu",
+        "menu_checks",
         "offered",
         "on_menu",
         "phase_frames",
@@ -356,6 +372,7 @@ class TurnPlan:
             )
         self.offered = tuple((a, check) for a, check in self.checks.items() if not check[0])
         self.on_menu = tuple((a, *check[1:5]) for a, check in self.offered)
+        self.menu_checks = _menu_checks(self.on_menu)
         self.cost_counters = tuple(dict.fromkeys(counter for _, check in self.offered for counter, _ in check[3]))
         self.triggers = tuple(
             (rule, compile_condition(rules, f"end/{rule['id']}/trigger", rule["trigger"]))

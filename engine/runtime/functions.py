@@ -8,11 +8,12 @@ and then its evaluated arguments. The tables below must name exactly the declare
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import ge, sub
 
 from engine.dsl.builtins import CARD_FIELDS, FUNCTIONS, ZONE_FIELDS, implemented, name_args
 
 from .budget import check_size, out_of_work, spend
-from .costs import cost_payable, joker_of
+from .costs import ZEROS, cost_payable, joker_of, split_kept, split_table
 from .errors import not_a_card
 from .layout import cards_by_number
 from .places import room
@@ -134,19 +135,36 @@ def _can_pay(c, cost, zone, joker=None):
 
 
 def _can_pay_ready(c, zone, joker=None):
-    """What `can_pay` reads besides the cost: the zone's cards counted by id, and the joker set. A loop that checks
-    many costs against the same zone and joker works it out once (PREPARED)."""
-    return (_tally(c.g, zone), *joker_of(joker))
+    """What `can_pay` reads besides the cost: the zone's cards counted by id, the joker set, whether jokers are
+    used, and the joker's table of costs split (costs.split_table). A loop that checks many costs against the same
+    zone and joker works it out once (PREPARED)."""
+    counts = _tally(c.g, zone)
+    card, n = joker_of(joker)
+    return counts, card, n, bool(card and n), split_table(card)
 
 
 def _can_pay_with(c, cost, ready):
-    """`ready`: the counts, the joker's card id and how many jokers stand for one item."""
+    """`ready`: as `_can_pay_ready` makes it. costs.cost_payable's answer, worked out here from the joker's table
+    for a cost seen before (the commonest: a menu checks the same printed costs again and again), without a call."""
     g = c.g
     items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
-    return cost_payable(items, *ready)
+    counts, joker, n, jokers_used, splits = ready  # (below: `cost_payable`'s last lines, held to it by a test)
+    try:
+        kinds, needs, jokers_named = splits[items]
+    except KeyError:  # a cost not seen with this joker: answered as before, then kept
+        payable = cost_payable(items, counts, joker, n)
+        if type(items) is tuple and splits is split_table(joker):
+            split_kept(splits, items, joker)
+        return payable
+    except TypeError:  # a cost that cannot be a key (a list, or an item that is one): answered as before
+        return cost_payable(items, counts, joker, n)
+    if not jokers_used:
+        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
+    spare = counts.get(joker, 0) - jokers_named
+    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
 
 
 def _copies(c, card, zone):
