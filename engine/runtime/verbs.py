@@ -30,6 +30,7 @@ from .log_words import (
     remember,
     seat_bits,
     seen_by,
+    unread_log,
 )
 from .places import slide
 from .protocol import DONE
@@ -349,11 +350,14 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     if len(cards) == 1:
         _move_one_logged(g, cards[0], target, actor, verb, slot)
         return
-    before = [seen_by(g, x) for x in cards]
+    imagined = g.log is unread_log  # a bot's imagined game: the move alone (`_move_one_logged`)
+    before = None if imagined else [seen_by(g, x) for x in cards]
     source = g.state["loc"][cards[0]]
     piled = slot is not None and not g.slotted(target)
     for n, x in enumerate(cards):
         g.move(x, target, slot + n if piled else slot)  # into a pile, the cards keep their order
+    if before is None:
+        return
     setup = 0
     if g.in_setup():  # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
@@ -367,15 +371,26 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
 
 
 def _move_one_logged(g, card, target, actor, verb, slot):
-    """`_move_logged` of one card: the same move, memory and line, without the loops."""
+    """`_move_logged` of one card: the same move, memory and line, without the loops. In a bot's imagined game
+    (`g.log is unread_log`: agents.GreedyAgent) the move alone: nothing reads its log, nor what its players
+    remember (`known`: only `determinized` reads it, of a real game). Who sees the card by its zone alone is read
+    here (`seen_by` when the zone shows only its top card, or cards are shown, or its mask is not kept yet)."""
+    if g.log is unread_log:
+        g.move(card, target, slot)
+        return
     state = g.state
-    before = seen_by(g, card)
     source = state["loc"][card]
+    masks = g.sight_masks
+    before = masks.get(source, -1)
+    if before is None or before == -1 or state["shown"]:
+        before = seen_by(g, card)
     g.move(card, target, slot)
     setup = 0
     if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:  # (`in_setup` without its call)
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
-    now = seen_by(g, card)
+    now = masks.get(target, -1)  # (Table.move puts the card in `target`)
+    if now is None or now == -1 or state["shown"]:
+        now = seen_by(g, card)
     if before & ~now:
         remember(g, card, before & ~now)
     state["log"].append([MOVE, setup, actor, verb, source, target, [card], [before | now]])
