@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ class Terminal:
     """A process on the slave side of a pty of ROWS×COLUMNS, which is its controlling terminal (so Ctrl-C
     is a SIGINT, as at a real keyboard); what it prints is read from the master side."""
 
-    def __init__(self, *args: str, cwd):
+    def __init__(self, *args: str, cwd, program: tuple[str, ...] = (sys.executable, "-m", "engine.commands.cli")):
         import struct
 
         master, slave = pty.openpty()
@@ -38,9 +39,12 @@ class Terminal:
         def own_terminal():
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            # As a shell at a keyboard starts a program: Ctrl-C not ignored, even when the tests themselves run
+            # in the background (`pytest &` ignores SIGINT, children inherit that, and Ctrl-C would do nothing).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
 
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "engine.commands.cli", *args],
+            [*program, *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -142,6 +146,19 @@ def terminals():
     yield start
     for terminal in started:
         terminal.kill()
+
+
+def test_the_program_hears_ctrl_c_even_when_the_tests_run_in_the_background():
+    """A test run started with `&` ignores SIGINT and its children inherit that: the programs under test
+    must still get Ctrl-C as at a keyboard, or the Ctrl-C steps below hang however often they press."""
+    probe = "import signal; print('Ctrl-C:', signal.getsignal(signal.SIGINT))"
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in `pytest &`
+    try:
+        terminal = Terminal("-c", probe, cwd=REPO, program=(sys.executable,))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert "default_int_handler" in terminal.expect("\n")
+    assert terminal.finish() == 0
 
 
 def test_a_new_user_inspects_asks_why_quits_and_resumes_at_80x24(tmp_path, terminals):
