@@ -58,3 +58,28 @@ def test_the_baselines_checkout_goes_beside_this_one_at_a_path_as_long(bench, tm
     assert folder.parent == root.parent and len(str(folder)) == len(str(root)) and not folder.exists()
     folder.mkdir()
     assert bench._baseline_folder(root) != folder  # a folder already there is never taken
+
+
+def test_an_edit_to_a_checkout_while_it_is_counted_voids_the_count(bench, tmp_path, monkeypatch, capsys):
+    """A child started after an edit compiles the edited code and counts that as play, so a count taken across an
+    edit must never be printed as a result."""
+    root = tmp_path / "checkout"
+    (root / "engine").mkdir(parents=True)
+    (root / "content" / "pack").mkdir(parents=True)
+    code = root / "engine" / "step.py"
+    code.write_text("x = 1\n")
+    monkeypatch.setattr(bench.subprocess, "run", lambda *args, **kwargs: None)  # the warm-up child
+    monkeypatch.setattr(bench, "count", lambda *run: 0)
+    assert bench.measure([root], ["cro-magnon"], 1) == {(str(root), "cro-magnon"): 0}  # untouched: counted
+
+    def count_while_editing(*run):
+        code.write_text("x = 22\n")  # an edit in the middle of the counts
+        return 0
+
+    monkeypatch.setattr(bench, "count", count_while_editing)
+    with pytest.raises(bench.EditedWhileCounted, match=r"engine/step\.py.*void"):
+        bench.measure([root], ["cro-magnon"], 1)
+    monkeypatch.setattr(bench.shutil, "which", lambda name: "/usr/bin/valgrind")
+    monkeypatch.setattr(bench, "ROOT", root)
+    assert bench.main(["--packs", "cro-magnon"]) == 1
+    assert "counts are void" in capsys.readouterr().err

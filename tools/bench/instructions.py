@@ -12,7 +12,8 @@ without playing them. The difference is what playing them cost. `--against DIR` 
 `git worktree add ../old REV`); `--rev REV` makes such a checkout beside this one, at a path as long as this checkout's
 (so that the two differ in their code alone), and removes it afterwards. Both run in their own processes
 with this file's driver, importing the engine of the checkout measured; `PYTHONHASHSEED` is fixed and bytecode is
-written once before counting.
+written once before counting: a checkout whose engine or packs change while it is counted gets no numbers (its
+children would count compiling the edit as play), so copy a checkout you go on editing and measure the copy.
 
 Needs valgrind (`valgrind --tool=callgrind`). A run of every pack takes several minutes a checkout; `--jobs` runs
 that many counts at once (the counts do not depend on it). The counts are not exact from run to run: the same
@@ -110,14 +111,45 @@ def _child_env() -> dict:
     return env
 
 
+class EditedWhileCounted(RuntimeError):
+    """A checkout's code changed while it was measured: a child started after the edit compiles it again (its
+    bytecode on disk is stale), and that compiling is counted as play. Seen: Paleo 247 M instead of 160 M."""
+
+
+def code_stamps(root: Path) -> dict[str, tuple[int, int]]:
+    """The engine's and the packs' files under `root`, each with its change time and size."""
+    stamps = {}
+    for folder in ("engine", "content"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".yaml", ".yml", ".lark") and "__pycache__" not in path.parts:
+                status = path.stat()
+                stamps[str(path.relative_to(root))] = (status.st_mtime_ns, status.st_size)
+    return stamps
+
+
+def check_unchanged(root: Path, before: dict[str, tuple[int, int]]):
+    after = code_stamps(root)
+    changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    if changed:
+        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        raise EditedWhileCounted(
+            f"{root} changed while it was measured ({shown}): its counts are void. Measure a checkout nobody"
+            " edits (a copy at a path as long as this one, or `--rev`)."
+        )
+
+
 def measure(roots: list[Path], workloads: list[str], jobs: int) -> dict[tuple[str, str], int]:
-    """(checkout, workload) -> instructions of the play alone (the run that plays less the run that only deals)."""
+    """(checkout, workload) -> instructions of the play alone (the run that plays less the run that only deals).
+    Raises EditedWhileCounted if a checkout's code changes from the first compile to the last count."""
+    stamps = {root: code_stamps(root) for root in roots}
     for root in roots:  # bytecode written, and every workload seen to run, before anything is counted
         for workload in workloads:
             subprocess.run([sys.executable, __file__, "--child", str(root), workload], env=_child_env(), check=True)
     runs = [(root, workload, load_only) for root in roots for workload in workloads for load_only in (False, True)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         counted = dict(zip(runs, pool.map(lambda run: count(*run), runs), strict=True))
+    for root in roots:
+        check_unchanged(root, stamps[root])
     return {
         (str(root), workload): counted[root, workload, False] - counted[root, workload, True]
         for root in roots
@@ -183,6 +215,9 @@ def main(argv=None) -> int:
     roots = [baseline.resolve(), ROOT] if baseline else [ROOT]
     try:
         results = measure(roots, workloads, max(1, args.jobs))
+    except EditedWhileCounted as edited:
+        print(f"instructions.py: {edited}", file=sys.stderr)
+        return 1
     finally:
         if made is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(made)], check=False)
