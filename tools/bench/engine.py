@@ -23,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -40,6 +41,7 @@ from engine.runtime.session import play_randomly
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+then_name = ""  # --against's folder, as printed
 clock = CLOCKS["cpu"]  # --clock: one single-threaded process on one core, so CPU time is wall time on an
 # idle machine, and on a busy one it leaves out the time others had the core
 
@@ -137,6 +139,36 @@ def greedy_decisions(rules, players, decisions, seed=1):
     return clock() - started
 
 
+def against_round(args) -> dict:
+    """Neolithibum and greedy of the `--against` checkout and of this one, each in a child process of
+    tools/bench/then.py (the same driver for both), this one first, on the core this process is pinned to."""
+    numbers = {}
+    for name, root in (("this", ROOT), ("then", args.against)):
+        command = [sys.executable, str(Path(__file__).with_name("then.py")), str(root)]
+        command += [f"--neo-games={args.neo_games}", f"--greedy-decisions={args.greedy_decisions}"]
+        done = subprocess.run([*command, f"--clock={args.clock}"], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"engine.py: measuring {root} failed:\n{done.stderr[-2000:]}")
+        numbers[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    this, then = numbers["this"], numbers["then"]
+    numbers["neolithibum_decisions_ratio"] = this["neolithibum_decisions_per_s"] / then["neolithibum_decisions_per_s"]
+    numbers["neolithibum_games_ratio"] = this["neolithibum_games_per_s"] / then["neolithibum_games_per_s"]
+    numbers["greedy_ratio"] = then["greedy_ms_a_decision"] / this["greedy_ms_a_decision"]
+    return numbers
+
+
+def against_text(numbers: dict, label: str = "") -> str:
+    this, then = numbers["this"], numbers["then"]
+    return (
+        f"{label}against {then_name}: Neolithibum {this['neolithibum_decisions_per_s']:,.0f} against "
+        f"{then['neolithibum_decisions_per_s']:,.0f} decisions/s ({numbers['neolithibum_decisions_ratio']:.2f}x), "
+        f"{this['neolithibum_games_per_s']:.2f} against {then['neolithibum_games_per_s']:.2f} games/s "
+        f"({this['neolithibum_decisions_a_game']:.0f} and {then['neolithibum_decisions_a_game']:.0f} decisions a game: "
+        f"{numbers['neolithibum_games_ratio']:.2f}x); greedy {this['greedy_ms_a_decision']:.2f} against "
+        f"{then['greedy_ms_a_decision']:.2f} ms a decision ({numbers['greedy_ratio']:.2f}x faster)"
+    )
+
+
 def one_round(number, args, cro, neo, pack, samples, stone=None):
     seconds, decisions = engine_games(cro, 4, args.engine_games)
     engine = {
@@ -162,6 +194,7 @@ def one_round(number, args, cro, neo, pack, samples, stone=None):
         "ratio_per_decision": written["decisions_per_s"] / engine["decisions_per_s"],
         "neolithibum_games_per_s": args.neo_games / seconds,
         "neolithibum_decisions_a_game": decisions / args.neo_games,
+        "neolithibum_decisions_per_s": decisions / seconds,
         "stone_age_games_per_s": args.stone_games / stone_s if stone_s else None,
         "greedy_decisions_per_s": args.greedy_decisions / greedy_s,
         "greedy_ms_a_decision": greedy_s / args.greedy_decisions * 1e3,
@@ -173,11 +206,15 @@ def one_round(number, args, cro, neo, pack, samples, stone=None):
         f"({engine['decisions_a_game']:.0f} a game) | hand-written {written['games_per_s']:.0f} games/s, "
         f"{written['decisions_per_s']:,.0f} dec/s ({written['decisions_a_game']:.0f} a game) | "
         f"ratio {row['ratio_per_game']:.1f}x per game, {row['ratio_per_decision']:.1f}x per decision | "
-        f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s | {stone_text}greedy "
+        f"Neolithibum {row['neolithibum_games_per_s']:.2f} games/s ({row['neolithibum_decisions_a_game']:.0f} "
+        f"decisions a game) | {stone_text}greedy "
         f"{row['greedy_decisions_per_s']:.0f} dec/s ({row['greedy_ms_a_decision']:.1f} ms) | "
         f"clone/deepcopy {row['clone_ratio']:.3f}",
         flush=True,
     )
+    if args.against:
+        row["against"] = against_round(args)
+        print("         " + against_text(row["against"]), flush=True)
     return row
 
 
@@ -248,13 +285,21 @@ def main():
         action="store_true",
         help="small counts, for a smoke run (the targets are judged at the default sizes)",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="another checkout (e.g. `git worktree add ../then eb3a1d8`, the commit issue 16 was filed at): its "
+        "Neolithibum and greedy speed measured in each round beside this one's, with the ratios",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
     args = parser.parse_args()
     if args.quick:
         args.games, args.engine_games, args.hand_games, args.neo_games, args.stone_games = 5, 3, 30, 2, 1
         args.greedy_decisions, args.memory_games = 10, 8
-    global clock
+    global clock, then_name
     clock = CLOCKS[args.clock]
+    then_name = str(args.against)
     core = pin_to_one_core(args.core)
     print(
         f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
@@ -310,6 +355,17 @@ def main():
         f"decisions/s ({m['greedy_ms_a_decision']:.1f} ms a decision); clone/deepcopy {m['clone_ratio']:.3f} "
         f"(target <= 0.1)"
     )
+    if args.against:
+        ratios = {
+            key: median_of(rows, "against", key)
+            for key in ("neolithibum_decisions_ratio", "neolithibum_games_ratio", "greedy_ratio")
+        }
+        medians["against"] = ratios
+        print(
+            f"median against {args.against}: Neolithibum {ratios['neolithibum_decisions_ratio']:.2f}x its decisions/s "
+            f"and {ratios['neolithibum_games_ratio']:.2f}x its games/s; greedy {ratios['greedy_ratio']:.2f}x faster "
+            f"(targets against the commit the issue was filed at: >= 5x, >= 5x)"
+        )
     report.update(rounds=rows, median=medians)
     if args.memory_games > 0:
         memory = memory_per_game(cro, args.memory_games)
