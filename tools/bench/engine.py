@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import functools
 import gc
 import itertools
 import json
@@ -32,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.append(str(Path(__file__).resolve().parent))  # after the checkout: engine is the package
 
 import handcoded_cromagnon as handcoded
+import then
 
 from engine.content.packs import resolve_target
 from engine.runtime import rules as rules_module
@@ -119,24 +119,7 @@ def handcoded_games(pack, players, games):
 
 def greedy_decisions(rules, players, decisions, seed=1):
     """Seconds for `decisions` greedy answers (every seat greedy), as sim.py's play_out asks them."""
-    game = Game.new(rules, players, seed)
-    agents = {p: GreedyAgent(seed * 31 + i) for i, p in enumerate(game.state["players"])}
-    gc.collect()
-    made, started = 0, clock()
-    while made < decisions:
-        if game.over:
-            game = Game.new(rules, players, seed + made)
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        player = decision.players[0]
-        legal = game.legal(player)
-        model_seed = len(game.state["history"])
-        option = agents[player].act({"you": player}, legal, functools.partial(game.determinized, player, model_seed))
-        game.apply(option, player)
-        made += 1
-    return clock() - started
+    return then.greedy_answers(Game, GreedyAgent, rules, decisions, players, seed, clock=clock)
 
 
 def against_round(args) -> dict:
@@ -289,7 +272,7 @@ def main():
         "--against",
         type=Path,
         metavar="DIR",
-        help="another checkout (e.g. `git worktree add ../then eb3a1d8`, the commit issue 16 was filed at): its "
+        help="another checkout (e.g. `git worktree add ../then 9c282aa`, the engine of the day issue 16 was filed): its "
         "Neolithibum and greedy speed measured in each round beside this one's, with the ratios",
     )
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
@@ -364,7 +347,7 @@ def main():
         print(
             f"median against {args.against}: Neolithibum {ratios['neolithibum_decisions_ratio']:.2f}x its decisions/s "
             f"and {ratios['neolithibum_games_ratio']:.2f}x its games/s; greedy {ratios['greedy_ratio']:.2f}x faster "
-            f"(targets against the commit the issue was filed at: >= 5x, >= 5x)"
+            f"(targets, against the engine of the day issue 16 was filed: >= 5x, >= 5x)"
         )
     report.update(rounds=rows, median=medians)
     if args.memory_games > 0:

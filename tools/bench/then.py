@@ -6,7 +6,7 @@ numbers: measured on another day, on another machine, they say nothing; measured
 Runs in its own process with DIR's engine and DIR's packs (the games are the ones that checkout plays), on the
 core its parent was pinned to; prints one JSON line. It asks of that engine only what it has had since before issue
 16 (`rules.load`, `Game.new`, `session.play_randomly`, `agents.GreedyAgent`, `Game.determinized`), so a checkout as
-old as eb3a1d8, the commit the issue was filed at, can be measured.
+old as 9c282aa, the engine of the day the issue was filed (before any speed work), can be measured.
 """
 
 from __future__ import annotations
@@ -38,14 +38,27 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
     neo_decisions = sum(play_randomly(Game.new(neo, 4, seed), random.Random(seed)) for seed in range(neo_games))
     neo_seconds = clock() - started
 
-    seed = 1  # as engine.py's greedy_decisions asks them
-    game = Game.new(cro, 4, seed)
-    agents = {p: GreedyAgent(seed * 31 + i) for i, p in enumerate(game.state["players"])}
+    greedy_seconds = greedy_answers(Game, GreedyAgent, cro, greedy_decisions, clock=clock)
+    return {
+        "neolithibum_games_per_s": neo_games / neo_seconds,
+        "neolithibum_decisions_per_s": neo_decisions / neo_seconds,
+        "neolithibum_decisions_a_game": neo_decisions / neo_games,
+        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3,
+    }
+
+
+def greedy_answers(
+    game_class, agent_class, rules, decisions: int, players: int = 4, seed: int = 1, clock=time.process_time
+):
+    """Seconds for `decisions` greedy answers (every seat greedy), as sim.py's play_out asks them; the classes are
+    the measured checkout's (engine.py passes its own)."""
+    game = game_class.new(rules, players, seed)
+    agents = {p: agent_class(seed * 31 + i) for i, p in enumerate(game.state["players"])}
     gc.collect()
     made, started = 0, clock()
-    while made < greedy_decisions:
+    while made < decisions:
         if game.over:
-            game = Game.new(cro, 4, seed + made)
+            game = game_class.new(rules, players, seed + made)
         decision = game.decision
         if decision.is_chance:
             game.apply_chance()
@@ -55,13 +68,7 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
         model = functools.partial(game.determinized, player, len(game.state["history"]))
         game.apply(agents[player].act({"you": player}, legal, model), player)
         made += 1
-    greedy_seconds = clock() - started
-    return {
-        "neolithibum_games_per_s": neo_games / neo_seconds,
-        "neolithibum_decisions_per_s": neo_decisions / neo_seconds,
-        "neolithibum_decisions_a_game": neo_decisions / neo_games,
-        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3,
-    }
+    return clock() - started
 
 
 def main(argv=None) -> int:
