@@ -516,17 +516,24 @@ class ExpressionCompiler:
         """(statements, value) of a function whose whole expression is the source `body`. When that is a `where` made
         here (`[ITEM for ITEM in _each(...) if TEST]`) or "has it an item?" of one (`any(True for ...)`, exists.py),
         `_each`'s work is done in statements without its call, and "has it an item?" is a plain `for` loop that
-        returns at the first item (no generator, no `any`): the same items, work, errors and answer."""
+        returns at the first item (no generator, no `any`), over `_cached_where`'s items for a cached `where`: the
+        same items, work, errors and answer."""
         for (loops, test), (item, loop, source, cost, at) in self._wheres.items():
             if body == f"[{item} {loops} if {test}]":
+                if cost is None:  # a cached `where`: already a comprehension over the kept items
+                    break
                 return self._each_lines(source, cost, at), f"[{item} {loop.head()}for {item} in _items if {test}]"
             for found, answer in (
                 (f"any(True {loops} if {test})", True),
                 (f"(not any(True {loops} if {test}))", False),
             ):
                 if body == found:
-                    lines = [f"{cell} = []" for cell in loop.cells] + self._each_lines(source, cost, at)
-                    lines += [f"for {item} in _items:", f"    if {test}:", f"        return {answer}"]
+                    lines = [f"{cell} = []" for cell in loop.cells]
+                    if cost is None:  # a cached `where` (`_cached_where`): its items are `source`'s
+                        lines.append(f"for {item} in {source}:")
+                    else:
+                        lines += self._each_lines(source, cost, at) + [f"for {item} in _items:"]
+                    lines += [f"    if {test}:", f"        return {answer}"]
                     return lines, repr(not answer)
         return [], body
 
@@ -1161,7 +1168,9 @@ class ExpressionCompiler:
             f"({owned}), ({values}), {compute}, {self.key!r}, {at})"
         )
         rest = " and ".join(f"({t})" for t in rests) or "True"
-        return item, f"{rest_loop.head()}for {item} in {items}", rest
+        loops = f"{rest_loop.head()}for {item} in {items}"
+        self._wheres[loops, rest] = (item, rest_loop, items, None, at)  # no cost: `_cached_where` pays
+        return item, loops, rest
 
 
 # built-in functions with arguments worked out per item (`map(players, item.vp)`): their positions
@@ -1368,15 +1377,21 @@ def _cached_where(g, cache, ident, wholes, tops, everyones, owned, values, compu
     `where_parts` proved it reads nothing else): the table zones `wholes` (all their cards) and `tops` (their
     top card), every player's zone of each id of `everyones`, the zones `owned` (keys); a menu asked again
     while those zones stay as they were reads them back, and pays the work the first answer cost. The key is
-    made without a Python loop per zone where it can (`map`): it is made at every evaluation."""
+    made without a Python loop per zone where it can (`map`): it is made at every evaluation. Every player's zones
+    are read as they are, without a call per zone (`_held`) unless one is not made."""
     zones = g.state["zones"]
     read = zones.__getitem__
+    players = _every_key(g, everyones) if everyones else ()
+    try:
+        everyone = tuple(map(tuple, map(read, players)))
+    except (KeyError, TypeError):  # a player's zone not made (or none): None in its place
+        everyone = tuple(map(_held, map(zones.get, players)))
     known = (
         ident,
         values,
         *map(tuple, map(read, wholes)),
         *map(tuple, map(_LAST, map(read, tops))),
-        *(map(_held, map(zones.get, _every_key(g, everyones))) if everyones else ()),
+        *everyone,
         *(((zone, _held(zones.get(zone))) for zone in owned) if owned else ()),
     )
     hit = cache.get(known)

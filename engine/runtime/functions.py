@@ -145,26 +145,40 @@ def _can_pay_ready(c, zone, joker=None):
 
 def _can_pay_with(c, cost, ready):
     """`ready`: as `_can_pay_ready` makes it. costs.cost_payable's answer, worked out here from the joker's table
-    for a cost seen before (the commonest: a menu checks the same printed costs again and again), without a call."""
+    for a cost seen before (the commonest: a menu checks the same printed costs again and again), without a call.
+    The table holds tuples only, so a cost found in it is read as it is, before anything else; any other goes
+    `_can_pay_unsplit`'s way. With fewer spare jokers than stand for one item, each item's own cards must cover
+    it (`all`, which stops at the first short item): the shortfall, a whole number, times `n` is then no more than
+    the spare jokers only when it is 0."""
+    counts, joker, n, jokers_used, splits = ready
+    try:
+        kinds, needs, jokers_named = splits[cost]
+    except (KeyError, TypeError):
+        return _can_pay_unsplit(c, cost, ready)
+    g = c.g
+    g.work -= len(cost)
+    if g.work < 0:
+        out_of_work()
+    if not jokers_used:  # (below: `cost_payable`'s last lines, held to it by a test)
+        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
+    spare = counts.get(joker, 0) - jokers_named
+    if spare < n:
+        return spare >= 0 and all(map(ge, map(counts.get, kinds, ZEROS), needs))
+    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
+
+
+def _can_pay_unsplit(c, cost, ready):
+    """`_can_pay_with` for a cost not in the joker's table: answered by costs.cost_payable, then kept there."""
     g = c.g
     items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
     g.work -= len(items)
     if g.work < 0:
         out_of_work()
-    counts, joker, n, jokers_used, splits = ready  # (below: `cost_payable`'s last lines, held to it by a test)
-    try:
-        kinds, needs, jokers_named = splits[items]
-    except KeyError:  # a cost not seen with this joker: answered as before, then kept
-        payable = cost_payable(items, counts, joker, n)
-        if type(items) is tuple and splits is split_table(joker):
-            split_kept(splits, items, joker)
-        return payable
-    except TypeError:  # a cost that cannot be a key (a list, or an item that is one): answered as before
-        return cost_payable(items, counts, joker, n)
-    if not jokers_used:
-        return all(map(ge, map(counts.get, kinds, ZEROS), needs))
-    spare = counts.get(joker, 0) - jokers_named
-    return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
+    counts, joker, n, _, splits = ready
+    payable = cost_payable(items, counts, joker, n)
+    if type(items) is tuple and splits is split_table(joker):  # a cost not seen with this joker: kept
+        split_kept(splits, items, joker)
+    return payable
 
 
 def _copies(c, card, zone):
