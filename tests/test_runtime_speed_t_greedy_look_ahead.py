@@ -33,7 +33,7 @@ def _bound_fresh(g) -> Game:
 
 
 def test_the_tables_carried_are_every_table_bind_tables_sets():
-    """`_BOUND_TABLES` names all that `Table.bind_tables` sets but the zone masks (a game's own, copied): a table
+    """`_BOUND_TABLES` names all that `Table.bind_tables` sets but the zone masks (shared apart: _take_tables): a table
     added there and not here would be missing from every clone."""
     source = Game.new(ruleset("cro-magnon"), 2, 0)
     bare = object.__new__(Game)
@@ -45,7 +45,8 @@ def test_the_tables_carried_are_every_table_bind_tables_sets():
 @pytest.mark.parametrize("pack, players", PACKS)
 def test_a_clone_has_the_tables_a_fresh_bind_finds(pack, players):
     """Across a random game: each clone's tables are the very objects a fresh bind looks up; its zone masks are its
-    source's so far (a copy: each game fills its own) and say what `seen_by` works out for every card."""
+    source's (shared: a mask is the seating's and the zone's alone, tests/test_runtime_speed_zh_imagined_deal.py)
+    and say what `seen_by` works out for every card."""
     for source in _sampled_states(pack, players, 1, 120, every=30):
         cards = range(len(source.state["loc"]))
         fresh = _bound_fresh(source)
@@ -56,7 +57,7 @@ def test_a_clone_has_the_tables_a_fresh_bind_finds(pack, players):
             assert getattr(copy, name) is getattr(fresh, name), name
         assert copy.sight_masks == source.sight_masks  # carried, not found again
         assert fresh.sight_masks.items() <= copy.sight_masks.items() and fresh.sight_masks
-        assert copy.sight_masks is not source.sight_masks
+        assert copy.sight_masks is source.sight_masks
         assert [seen_by(copy, card) for card in cards] == expected
 
 

@@ -66,9 +66,11 @@ class Game(Table):
         self.menus_for: str | None = None
 
     def _take_tables(self, source: Game) -> None:
-        """`bind_tables` for a clone (same seating, same zones): the source's tables and a copy of its zone masks."""
+        """`bind_tables` for a clone (same seating, same zones): the source's tables, its zone masks included. A zone's
+        mask is worked out from the seating and the zone's rule alone (log_words._zone_sight), both the clone's as
+        they are its source's: a mask one game works out serves all its copies, not worked out again in each."""
         vars(self).update(zip(_BOUND_TABLES, map(vars(source).__getitem__, _BOUND_TABLES), strict=True))
-        self.sight_masks = source.sight_masks.copy()
+        self.sight_masks = source.sight_masks
 
     # ------------------------------------------------------------------ creating, saving, copying
     @classmethod

@@ -51,10 +51,15 @@ def determinized(g, player, seed: int):
     for runs in groups.values():
         if len(runs) == 1:  # one run (a deck): its cards trade places among themselves, in the same zone
             key, first, count = runs[0]
-            cards = zones[key][first : first + count]
-            true = cards[:] if state["attempt"] is not None else None
-            shuffle(rnd, cards)
-            zones[key][first : first + count] = cards
+            cards = zones[key]  # (the copy's own list: `clone`)
+            if count == len(cards):  # the whole zone: shuffled where it lies, with no slice taken and put back
+                true = cards[:] if state["attempt"] is not None else None
+                shuffle(rnd, cards)
+            else:
+                cards = cards[first : first + count]
+                true = cards[:] if state["attempt"] is not None else None
+                shuffle(rnd, cards)
+                zones[key][first : first + count] = cards
         else:
             cards = []
             for key, first, count in runs:
@@ -121,7 +126,7 @@ def _unseen_runs(g, player):
     state, rules = g.state, g.rules
     placed = {int(card) for card, seen in state["shown"].items() if seen == "all" or (seen and player in seen)}
     placed.update(int(card) for card, seats in (state.get("known") or {}).items() if player in seats)
-    homes, with_backs, zones = _homes(rules), _has_backs(rules), state["zones"]
+    (homes, home_numbers), with_backs, zones = _homes(rules), _has_backs(rules), state["zones"]
     if tuple(zones) == g.layout.order:  # the zones the layout was worked out for (Table.bind_tables), as ever
         hidden = g.layout.unseen_zones(player)
     else:  # a state built by hand: each zone's rule read here
@@ -133,7 +138,7 @@ def _unseen_runs(g, player):
         if end <= 0:
             continue
         whole = not with_backs and None not in cards and placed.isdisjoint(cards)  # every card hidden, no gaps
-        if whole and len(set(map(homes.__getitem__, cards[:end]))) == 1:  # ... and all of one home: one run
+        if whole and len(set(map(home_numbers.__getitem__, cards[:end]))) == 1:  # ... and all of one home: one run
             yield homes[cards[0]], key, 0, end
             continue
         for i in range(end):
@@ -145,16 +150,20 @@ def _unseen_runs(g, player):
                 yield home, key, i, 1
 
 
-def _homes(rules) -> list[tuple]:
+def _homes(rules) -> tuple[list[tuple], list[int]]:
     """Each card number's home, whose hidden cards it may trade places with: (its deck, the seat of its per-player
-    set or None: a per-player set's cards trade places only with cards of the same set). Worked out once per pack
-    (as layout.cards_by_number: anew if the pack's cards change in number)."""
-    homes = rules.__dict__.get("_imagined_homes")
-    if homes is None or len(homes) != len(rules.instances):
-        homes = rules.__dict__["_imagined_homes"] = [
+    set or None: a per-player set's cards trade places only with cards of the same set); and each card's home as a
+    number, the same for the same home: whether a zone's cards are all of one home is then a set of small numbers,
+    not of tuples hashed and compared card by card (issue 16). Worked out once per pack (as
+    layout.cards_by_number: anew if the pack's cards change in number)."""
+    found = rules.__dict__.get("_imagined_homes")
+    if found is None or len(found[0]) != len(rules.instances):
+        homes = [
             (card.get("deck") or "", start[2]) for card, start in zip(cards_by_number(rules), rules.start, strict=True)
         ]
-    return homes
+        numbers: dict[tuple, int] = {}
+        found = rules.__dict__["_imagined_homes"] = (homes, [numbers.setdefault(home, len(numbers)) for home in homes])
+    return found
 
 
 def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
