@@ -82,9 +82,6 @@ def _gathered_before(g, verb, c, players) -> tuple[list, dict, list]:
     ],
 )
 def test_a_secret_choice_gathers_its_options_as_before(tmp_path, monkeypatch, source):
-    spent: list[int] = []
-    spend = verbs.spend
-    monkeypatch.setattr(verbs, "spend", lambda g, units, *rest: (spent.append(units), spend(g, units, *rest)))
     effect = f"choose_secretly players from {source} as picks\ngain 1 vp"
     game = Game.new(pack(tmp_path, effect), 3, 0)
     assert game.decision.kind == "secret"
@@ -92,7 +89,26 @@ def test_a_secret_choice_gathers_its_options_as_before(tmp_path, monkeypatch, so
     verb, c = verb_of(game), Ctx(game, frame["env"], frame["me"], frame["card"])
     options, own, gathered = _gathered_before(game, verb, c, frame["wait"]["players"])
     assert frame["wait"]["options"] == options and frame["wait"]["own"] == own
-    assert spent[: len(gathered)] == gathered
+    assert charged_per_chooser(game, verb, frame, monkeypatch) == gathered
+
+
+def charged_per_chooser(game, verb, frame, monkeypatch) -> list[int]:
+    """The work a secret choice charges as it gathers each chooser's options (ChooseSecretly.run, again): what
+    `g.work` lost from one reading of its options to the next, and after the last (its asking left out)."""
+    marks: list[int] = []
+    source = verb.args["from"]
+
+    def read(c):
+        marks.append(game.work)
+        value = source(c)
+        marks.append(game.work)
+        return value
+
+    monkeypatch.setitem(verb.args, "from", read)
+    monkeypatch.setattr(verbs.ChooseSecretly, "_pending", lambda self, g, c, frame: None)
+    verb.run(game, Ctx(game, frame["env"], frame["me"], frame["card"]), {})
+    marks.append(game.work)
+    return [marks[i] - marks[i + 1] for i in range(1, len(marks) - 1, 2)]
 
 
 def _choose_before(g, wait) -> tuple[list, list, bool]:

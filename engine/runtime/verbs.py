@@ -786,6 +786,20 @@ class ChooseSecretly(VerbStep):
         self.taking_of, self.taking = self.argument("taking", 1)
         self.takes = "taking" in args
         self.plain = f"Choose {args.get('as', '')} (in secret)".replace("  ", " ")
+        # the words every chooser reads, when written as a plain text or not at all (None: worded as it is asked)
+        asked = args.get("with")
+        self.fixed_prompt = None if asked is not None and type(asked) is not Fixed else self.plain
+        if type(asked) is Fixed:
+            self.fixed_prompt = asked.value or self.plain
+        source = raw.get("from")
+        # options written out as plain texts and numbers (`from ["object", "let it lie"]`): every chooser's the
+        # same, gathered once
+        self.written_options = (
+            source is not None
+            and source[0] == "list"
+            and bool(source[2])
+            and all(n[0] in ("str", "num") for n in source[2])
+        )
 
     def run(self, g, c, frame):
         f = self.players_of
@@ -795,38 +809,50 @@ class ChooseSecretly(VerbStep):
         positions: dict = {}  # where each (hashable) option is in `options`
         hashable = True  # every option so far is hashable: `options` is then `positions`' keys, in order
         source = self.args.get("from")
-        chooser = Ctx(g, c.env, None, c.card)  # one context, `me` each chooser in turn: expressions only read it
-        for player in players:
-            chooser.me = player
-            # only read: each item is kept in `options`, never the list itself
-            items = g.items_read(source(chooser)) if source is not None else []
-            # each option is looked for among those so far
-            spend(g, len(items) * (1 + (len(positions) if hashable else len(options))))
-            keys = None
-            if hashable:
-                try:  # the new options take the next places, in their order, without a loop of Python
-                    positions.update(zip(filterfalse(positions.__contains__, items), count(len(positions))))
-                    keys = list(map(positions.__getitem__, items))
-                except TypeError:  # a list or a mapping among them: from here on, the way below
-                    hashable = False
-                    options = list(positions)  # with this player's first items: found again below
-            if keys is None:
-                keys = []
-                for item in items:
-                    try:
-                        key = positions.get(item)
-                    except TypeError:  # a list or a mapping: looked for in the list
-                        key = options.index(item) if item in options else None
-                    if key is None:
-                        key = len(options)
-                        options.append(item)
-                        try:  # noqa: SIM105 -- a hot loop: contextlib.suppress costs three calls an item
-                            positions[item] = key
-                        except TypeError:  # an unhashable option: found by `options.index` above
-                            pass
-                    keys.append(key)
-            if keys:
-                own[player] = keys
+        if self.written_options and players:  # the same options for all: places found once, charged as below
+            items = source(c)
+            positions.update(zip(filterfalse(positions.__contains__, items), count()))
+            keys = list(map(positions.__getitem__, items))
+            size = len(items)  # the first chooser finds no option before theirs, the others all of them
+            g.work -= size + (len(players) - 1) * size * (1 + len(positions))  # (`spend` each, without its calls)
+            if g.work < 0:
+                out_of_work()
+            own = {player: keys[:] for player in players}
+        else:
+            chooser = Ctx(g, c.env, None, c.card)  # one context, `me` each chooser in turn: expressions only read it
+            for player in players:
+                chooser.me = player
+                # only read: each item is kept in `options`, never the list itself
+                items = g.items_read(source(chooser)) if source is not None else []
+                # each option is looked for among those so far (`spend`, without its call)
+                g.work -= len(items) * (1 + (len(positions) if hashable else len(options)))
+                if g.work < 0:
+                    out_of_work()
+                keys = None
+                if hashable:
+                    try:  # the new options take the next places, in their order, without a loop of Python
+                        positions.update(zip(filterfalse(positions.__contains__, items), count(len(positions))))
+                        keys = list(map(positions.__getitem__, items))
+                    except TypeError:  # a list or a mapping among them: from here on, the way below
+                        hashable = False
+                        options = list(positions)  # with this player's first items: found again below
+                if keys is None:
+                    keys = []
+                    for item in items:
+                        try:
+                            key = positions.get(item)
+                        except TypeError:  # a list or a mapping: looked for in the list
+                            key = options.index(item) if item in options else None
+                        if key is None:
+                            key = len(options)
+                            options.append(item)
+                            try:  # noqa: SIM105 -- a hot loop: contextlib.suppress costs three calls an item
+                                positions[item] = key
+                            except TypeError:  # an unhashable option: found by `options.index` above
+                                pass
+                        keys.append(key)
+                if keys:
+                    own[player] = keys
         if hashable:
             options = list(positions)
         taking = self.takes
@@ -876,7 +902,24 @@ class ChooseSecretly(VerbStep):
             for player, keys in own.items():
                 if _same_kind_twice(g, list(map(options.__getitem__, keys))):
                     offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
-        return self._ask(g, c, wait, allowed, offers, False)
+        prompt = self.fixed_prompt
+        if prompt is None or self.shape is not None or self.args.get("showing") is not None:
+            return self._ask(g, c, wait, allowed, offers, False)
+        # `_ask` without its call when its words are fixed and no option is labelled: no "done", no rounds
+        wait["offer"] = offers
+        askers = list(own)  # (`allowed` names them in the same order)
+        wait["order"] = askers
+        wait["first"] = dict(zip(askers, map(list, zip(offers.values(), allowed.values(), strict=True)), strict=True))
+        return {
+            "kind": "secret",
+            "by": list(askers),
+            "order": list(askers),
+            "answers": {},
+            "prompt": prompt,
+            "options": list(options),
+            "allowed": allowed,
+            "cards": self.of_cards,
+        }
 
     def _pending(self, g, c, frame):
         """The round's pick, asked of everyone who still picks; None when all have picked. What each may pick now
