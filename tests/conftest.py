@@ -115,6 +115,22 @@ def _own_user_cache_folder(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+@pytest.fixture(autouse=True)
+def _runtime_classes_left_as_found():
+    """A test that patches the runtime's classes by hand must put back what it found: a classmethod put back as a
+    method bound to its class (`Game.new = Game.new`) makes a subclass's `new` build the base class, and the tests
+    after it test something else."""
+    from engine.runtime.game import Game
+    from engine.runtime.table import Table
+
+    found = {cls: dict(vars(cls)) for cls in (Game, Table)}
+    yield
+    for cls, before in found.items():
+        now = vars(cls)
+        changed = sorted(name for name in before.keys() | now.keys() if before.get(name) is not now.get(name))
+        assert not changed, f"the test left {cls.__name__} changed: {changed}"
+
+
 @pytest.fixture
 def make_pack(tmp_path):
     """Write a pack folder `demo/` (manifest, a deck, a hand, vp) plus the given files; returns its path."""
