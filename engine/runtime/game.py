@@ -51,6 +51,7 @@ class Game(Table):
         self.params = state["params"]
         self.counters_of = set(state["players"]) | {"table"}
         self.rng = Streams(state["rng"], state["seed"])
+        self.ends_quiet = None  # (driver._check_end; a clone's is its source's)
         if tables_of is not None and tables_of.layout.order == tuple(state["zones"]):
             self._take_tables(tables_of)
             self.ends_quiet = tables_of.ends_quiet
@@ -64,6 +65,13 @@ class Game(Table):
         self._answerable: tuple = (None, -1, None, 0, None, ([], {}), -1)
         # an imagined game read only at this player's menus (agents.GreedyAgent): others' are not worked out (driver._main)
         self.menus_for: str | None = None
+        # made here, though their classes' defaults say the same, so that every game holds the same attributes in
+        # the same order from the start: CPython then keeps them in one shared layout and reads them fast (an
+        # attribute first set later, in play or in clones alone, gives that game an ordinary dict)
+        self.settled = None
+        self.undo_base = None
+        self._seat_bits = None  # (log_words.seat_bits)
+        self._log_lines = None  # (log_words.lines_for)
 
     def _take_tables(self, source: Game) -> None:
         """`bind_tables` for a clone (same seating, same zones): the source's tables, its zone masks included. A zone's
