@@ -79,5 +79,5 @@ def test_the_ratios_say_how_many_times_faster_this_checkout_is(bench, monkeypatc
     assert numbers["neolithibum_decisions_ratio"] == 4.0
     assert numbers["neolithibum_games_ratio"] == 5.0
     assert numbers["greedy_ratio"] == 3.0
-    text = bench.against_text(numbers)
-    assert "(4.00x)" in text and "3.00x faster" in text
+    text = bench.against_text(numbers, Path("then"))
+    assert text.startswith("against then:") and "(4.00x)" in text and "3.00x faster" in text

@@ -41,7 +41,6 @@ from engine.runtime.session import play_randomly
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
-then_name = ""  # --against's folder, as printed
 clock = CLOCKS["cpu"]  # --clock: one single-threaded process on one core, so CPU time is wall time on an
 # idle machine, and on a busy one it leaves out the time others had the core
 
@@ -140,10 +139,10 @@ def against_round(args) -> dict:
     return numbers
 
 
-def against_text(numbers: dict, label: str = "") -> str:
+def against_text(numbers: dict, then_name) -> str:
     this, then = numbers["this"], numbers["then"]
     return (
-        f"{label}against {then_name}: Neolithibum {this['neolithibum_decisions_per_s']:,.0f} against "
+        f"against {then_name}: Neolithibum {this['neolithibum_decisions_per_s']:,.0f} against "
         f"{then['neolithibum_decisions_per_s']:,.0f} decisions/s ({numbers['neolithibum_decisions_ratio']:.2f}x), "
         f"{this['neolithibum_games_per_s']:.2f} against {then['neolithibum_games_per_s']:.2f} games/s "
         f"({this['neolithibum_decisions_a_game']:.0f} and {then['neolithibum_decisions_a_game']:.0f} decisions a game: "
@@ -197,7 +196,7 @@ def one_round(number, args, cro, neo, pack, samples, stone=None):
     )
     if args.against:
         row["against"] = against_round(args)
-        print("         " + against_text(row["against"]), flush=True)
+        print("         " + against_text(row["against"], args.against), flush=True)
     return row
 
 
@@ -280,9 +279,8 @@ def main():
     if args.quick:
         args.games, args.engine_games, args.hand_games, args.neo_games, args.stone_games = 5, 3, 30, 2, 1
         args.greedy_decisions, args.memory_games = 10, 8
-    global clock, then_name
+    global clock
     clock = CLOCKS[args.clock]
-    then_name = str(args.against)
     core = pin_to_one_core(args.core)
     print(
         f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
