@@ -27,6 +27,7 @@ import copy
 from .counter_visibility import change_line
 from .functions import option_words
 from .layout import BACKS_VISIBLE, OWNER, PUBLIC, TOP, backs_of, sight_of
+from .state import SETUP_STAGES
 
 MOVE, COUNT, TOGETHER, REVEAL, CHOICE = "move", "count", "together", "reveal", "choice"
 SETUP = "Setup: "
@@ -114,7 +115,8 @@ def knows(g, card: int, player) -> bool:
 
 # ------------------------------------------------------------------------------------------- recording
 def setup_flag(g, by_nobody: bool = False) -> int:
-    if not g.in_setup():
+    state = g.state  # (`in_setup` without its call)
+    if state["turn"]["number"] != 0 or state["stage"] not in SETUP_STAGES:
         return 0
     return 2 if by_nobody else 1
 
@@ -129,7 +131,9 @@ def log_counted(g, owner, counter: str, change: int) -> None:
     """(`setup_flag` without its call: this runs for every change of a counter.)"""
     if g.log is unread_log:  # a bot's imagined game: nobody reads its log
         return
-    g.state["log"].append([COUNT, 1 if g.in_setup() else 0, owner, counter, change])
+    state = g.state  # (`in_setup` without its call)
+    setup = 1 if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES else 0
+    state["log"].append([COUNT, setup, owner, counter, change])
 
 
 def log_card_counted(g, card: int, counter: str, change: int) -> None:
@@ -163,7 +167,9 @@ def log_unchanged(g, owner, counter: str, sign: int) -> None:
 
 
 def log_together(g, picks: list) -> None:
-    g.state["log"].append([TOGETHER, setup_flag(g), picks])
+    state = g.state  # (`setup_flag` without its call: every secret choice tells its picks so)
+    setup = 1 if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES else 0
+    state["log"].append([TOGETHER, setup, picks])
 
 
 def log_revealed(g, actor, to: list | None, cards: list) -> None:
@@ -194,9 +200,9 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
         kept = list(chosen)
     else:
         kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
-    g.state["log"].append(
-        [CHOICE, 1 if g.in_setup() else 0, by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs]
-    )
+    state = g.state  # (`in_setup` without its call)
+    setup = 1 if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES else 0
+    state["log"].append([CHOICE, setup, by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs])
 
 
 _FLAT = frozenset({int, str})  # values a choice's line keeps as they are (log_choice)

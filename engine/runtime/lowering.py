@@ -18,7 +18,7 @@ bound in the namespace as objects.
 from __future__ import annotations
 
 from . import verbs
-from .budget import MAX_INT, STEP_BUDGET, bounded_int, spend
+from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
 from .codegen import compiled
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
@@ -184,6 +184,7 @@ class _Lowering:
             "MAX_INT": MAX_INT,
             "bounded_int": bounded_int,
             "spend": spend,
+            "out_of_work": out_of_work,
             "stopped": stopped,
             "over_budget": over_budget,
             "CODE": code,
@@ -272,7 +273,9 @@ class _Lowering:
                 return [
                     f"pc = {pc}",
                     f"items = g.items_of({items}(c))",
-                    "spend(g, len(items))",
+                    "g.work -= len(items)",  # (`spend`, without its call: every loop starts so)
+                    "if g.work < 0:",
+                    "    out_of_work()",
                     f"E[{step[1]!r}] = [items, 0]",
                 ]
         else:  # pragma: no cover -- the tree holds no other steps

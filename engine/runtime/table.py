@@ -183,7 +183,10 @@ class Table:
         """`players_from(player)` less the players out of the game or the round (`eliminate`)."""
         state = self.state
         order = state["players"]  # (`players_from` without its call: `players` and `opponents` ask it again and again)
-        i = order.index(player) if player in order else 0
+        try:  # (no `in` before: one walk of the seats, not two)
+            i = order.index(player)
+        except ValueError:  # nobody seated, or no seat: from the first
+            i = 0
         seats = order[i:] + order[:i]
         out = state.get("out")
         return [p for p in seats if p not in out] if out else seats
@@ -307,11 +310,12 @@ class Table:
         state = self.state
         if self.held_memo:
             self.held_memo = {}
-        source = state["loc"][card]
+        loc, known_zones = state["loc"], self._zone_defs
+        source = loc[card]
         # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
-        if (target in self._capacity or target not in self._zone_defs) and capacity_of(self, target) is not None:
+        if (target in self._capacity or target not in known_zones) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
-        zones, slotted, known_zones = state["zones"], self._slotted, self._zone_defs
+        zones, slotted = state["zones"], self._slotted
         cards = zones[source]
         if source in slotted if source in known_zones else self.slotted(source):  # (`slotted` without its call)
             cards[cards.index(card)] = None
@@ -329,7 +333,7 @@ class Table:
             dest.insert(max(0, min(len(dest), slot - 1)), card)
         else:
             dest.append(card)
-        state["loc"][card] = target
+        loc[card] = target
         state["orient"][card] = 0
         shown = state["shown"]
         if shown:  # (mostly none is shown)
@@ -459,11 +463,12 @@ class Table:
     def log(self, public: str, private: dict | None = None):
         """A line of the log; `private` gives some players their own wording (they saw more). Lines of the
         setup say so ("Setup: ..."): they are nobody's turn."""
-        if self.in_setup():
+        state = self.state
+        if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:  # (`in_setup` without its call)
             public = f"Setup: {public}"
             private = {player: f"Setup: {text}" for player, text in (private or {}).items()}
         entry = [public] if not private else [public, private]
-        self.state["log"].append(entry)
+        state["log"].append(entry)
 
     def in_setup(self) -> bool:
         """Before the first turn (or round): what happens now is the game's setup, whoever `me` is."""

@@ -359,7 +359,8 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
     if before is None:
         return
     setup = 0
-    if g.in_setup():  # 2: nobody's act ("Setup: 3 cards moved from ... to ...")
+    state = g.state  # (`in_setup` without its call) 2: nobody's act ("Setup: 3 cards moved from ... to ...")
+    if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
     seen = []  # each card's seats before or after
     for x, sight in zip(cards, before, strict=True):
@@ -367,7 +368,7 @@ def _move_logged(g, cards, target, actor, verb, slot=None):
         if sight & ~now:  # seen going out of sight: they know where it lies (log_words.remember)
             remember(g, x, sight & ~now)
         seen.append(sight | now)
-    g.state["log"].append([MOVE, setup, actor, verb, source, target, list(cards), seen])
+    state["log"].append([MOVE, setup, actor, verb, source, target, list(cards), seen])
 
 
 def _move_one_logged(g, card, target, actor, verb, slot):
@@ -381,15 +382,15 @@ def _move_one_logged(g, card, target, actor, verb, slot):
     state = g.state
     source = state["loc"][card]
     masks = g.sight_masks
-    before = masks.get(source, -1)
-    if before is None or before == -1 or state["shown"]:
+    before = masks.get(source)  # (None: a `top` zone's, or none kept yet)
+    if before is None or state["shown"]:
         before = seen_by(g, card)
     g.move(card, target, slot)
     setup = 0
     if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:  # (`in_setup` without its call)
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
-    now = masks.get(target, -1)  # (Table.move puts the card in `target`)
-    if now is None or now == -1 or state["shown"]:
+    now = masks.get(target)  # (Table.move puts the card in `target`)
+    if now is None or state["shown"]:
         now = seen_by(g, card)
     if before & ~now:
         remember(g, card, before & ~now)
@@ -448,11 +449,25 @@ class Move(VerbStep):
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
                 raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
-        target = g.zone_key(target_value, player)
-        cards = self.cards(c, self.moved(c) if self.moved is not None else None)
+        target = None  # `zone_key` without its call for a zone's key or a zone each player has (most moves)
+        if type(target_value) is str:
+            if target_value in g.state["zones"]:
+                target = target_value
+            else:
+                own = g._own_keys.get(target_value)
+                if own is not None:
+                    target = own.get(player)
+        if target is None:
+            target = g.zone_key(target_value, player)
+        moved = self.moved(c) if self.moved is not None else None
+        cards = None if type(moved) is int else self.cards(c, moved)  # one card, most often: no list of it
         actor = None if c.env.get(NOBODY) else c.me  # `acting`, without its call: most effects move cards
         f = self.at_of
-        _move_logged(g, cards, target, actor, self.word, self.at if f is None else f(c))
+        slot = self.at if f is None else f(c)
+        if cards is None:  # (`cards` and `_move_logged` without their calls)
+            _move_one_logged(g, moved, target, actor, self.word, slot)
+        else:
+            _move_logged(g, cards, target, actor, self.word, slot)
 
 
 class Take(Move):
@@ -617,10 +632,15 @@ class Choose(VerbStep):
         if wait["cards"] and int in map(type, window):  # (no loop of Python to tell: most options are not cards)
             offer, options, seen = [], [], set()
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+            # nothing shown: whether `by` sees a card is its zone's alone, `seen_by`'s mask where one is kept (a
+            # `top` zone's is None: asked of `can_see`, as is every card while cards are shown or `by` is no seat)
+            bit = seat_bits(g).get(by, 0) if type(by) is str and not g.state["shown"] else 0
+            masks = g.sight_masks
             for j in range(start, stop):
                 value = cands[j]
                 if type(value) is int:
-                    if can_see(value, by):  # identical cards a player can see are one option
+                    sight = masks.get(loc[value]) if bit else None
+                    if can_see(value, by) if sight is None else sight & bit:  # identical cards seen: one option
                         key = (instances[value], loc[value], orient[value])
                         if key in seen:
                             continue
@@ -817,7 +837,9 @@ class ChooseSecretly(VerbStep):
             g.work -= size + (len(players) - 1) * size * (1 + len(positions))  # (`spend` each, without its calls)
             if g.work < 0:
                 out_of_work()
-            own = {player: keys[:] for player in players}
+            own = {}
+            for player in players:  # (no comprehension: a frame less)
+                own[player] = keys[:]
         else:
             chooser = Ctx(g, c.env, None, c.card)  # one context, `me` each chooser in turn: expressions only read it
             for player in players:
@@ -866,19 +888,23 @@ class ChooseSecretly(VerbStep):
             low = high = int(amount or 0)
         choosers: dict[str, list[int]] = {}  # those with something to pick: fewer options, fewer picks
         limits: dict[str, list[int]] = {}
+        picks: dict[str, list[int]] = {}  # each chooser's picks so far: none (one loop fills both, no comprehension)
         if high > 0:  # (every chooser in `own` has an option)
             choosers = own
             if low == high == 1:  # one pick each, most often: [1, 1] each
-                limits = {p: [1, 1] for p in own}
+                for player in own:
+                    limits[player] = [1, 1]
+                    picks[player] = []
             else:
                 for player, keys in own.items():
                     n = len(keys)
                     limits[player] = [min(low, n), min(high, n)]
+                    picks[player] = []
         frame["wait"] = {
             "players": players,
             "own": choosers,
             "limits": limits,
-            "picks": {p: [] for p in choosers},
+            "picks": picks,
             "options": options,
             "taking": taking,
         }
@@ -1038,15 +1064,22 @@ class ChooseSecretly(VerbStep):
             # places), the option at the place picked in the chooser's own: bound and told without lists of picks,
             # nor kept in the wait's (interpreter.resume_verb drops the wait as this returns: no decision sees it)
             picked = dict(zip(wait["order"], map(options.__getitem__, answer), strict=False))
-            self.bind(c, list(map(picked.get, wait["players"])))
+            if self.binds:  # (`bind` without its call)
+                c.env[self.binds] = list(map(picked.get, wait["players"]))
             told_of = picked.items()
         everyone = (1 << len(g.state["players"])) - 1  # a card chosen from a hidden place stays "a card" to
         told = []  # whoever cannot see it
         of_cards = self.of_cards
         names = g._card_names  # `card_label(card, None)`, without its call
+        zone_names, zones, id_names = g._zone_names, g.state["zones"], g._id_names
         for p, v in told_of:
             if of_cards and type(v) is int:
                 told.append([p, names[v], seen_by(g, v)])
+            elif type(v) is str:  # a player, a word (most options but cards): `label`, without its call
+                name = zone_names.get(v)
+                if name is None:
+                    name = g.zone_name(v) if v in zones else id_names.get(v)
+                told.append([p, v if name is None else name, everyone])
             elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
                 sight = everyone
                 for card in cards_in(g, v, self.shape) if self.of_cards else ():
@@ -1149,14 +1182,25 @@ class Roll(VerbStep):
         g.log(f"Dice: {', '.join(map(str, wait['faces']))}")
 
 
+_PLAIN_NUMBERS = frozenset({int, float})  # the types of an oracle's weights (a yes or no is none)
+
+
 class Oracle(VerbStep):
     """A physical outcome the engine cannot compute: yes or no (`with` a percentage for yes), or one of
     several outcomes (`among`, `with` a weight for each). In simulations the pack's model (these numbers)
     decides from the game's own stream; at a real table a person answers (`knap play --oracle ask`)."""
 
+    def __init__(self, name, args, raw):
+        super().__init__(name, args, raw)
+        self.among_of, self.among = self.argument("among")
+        self.with_of, self.chances = self.argument("with")
+        self.question_of, self.question = self.argument("question")
+
     def run(self, g, c, frame):
-        outcomes = self.value(c, "among")
-        chances = self.value(c, "with")
+        f = self.among_of
+        outcomes = self.among if f is None else f(c)
+        f = self.with_of
+        chances = self.chances if f is None else f(c)
         if outcomes is None:
             p = (
                 min(100, max(0, chances if isinstance(chances, (int, float)) and not isinstance(chances, bool) else 50))
@@ -1164,24 +1208,25 @@ class Oracle(VerbStep):
             )
             options, probs = [True, False], [p, 1 - p]
         else:
-            options = list(g.items_of(outcomes))
+            options = g.items_of(outcomes)  # (a new list)
             weights = list(chances) if isinstance(chances, list) else [1] * len(options)
-            if (
-                not options
-                or len(weights) != len(options)
-                or any(not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights)
-                or not sum(weights)
-            ):
+            if set(map(type, weights)) <= _PLAIN_NUMBERS and min(weights, default=0) >= 0:  # (no loop of Python)
+                wrong, total = False, sum(weights)
+            else:  # a weight that is no number, a yes or no, below 0 (or a number of a type of its own)
+                wrong = any(not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in weights)
+                total = 0 if wrong else sum(weights)
+            if not options or len(weights) != len(options) or wrong or not total:
                 raise ContentError(
                     f"`oracle` needs one weight (a number, 0 or more, not all 0) per outcome; got "
                     f"{len(weights)} for {len(options)} outcomes",
                     code="X116",
                 )
-            probs = [w / sum(weights) for w in weights]
+            probs = [w / total for w in weights]
+        f = self.question_of
         return {
             "kind": "oracle",
             "by": ["chance"],
-            "prompt": self.value(c, "question"),
+            "prompt": self.question if f is None else f(c),
             "options": options,
             "probs": probs,
             "stream": "oracle",
@@ -1224,12 +1269,14 @@ class Perform(VerbStep):
     def run(self, g, c, frame):
         f = self.action_of
         action = self.action if f is None else f(c)
-        if action not in g.rules.actions:
+        rules = g.rules
+        actions = rules.actions
+        if action not in actions:
             raise ContentError(f"`{action}` is not an action", code="X107")
         key = self.effect_key or f"action/{action}/effect"
-        if key in g.rules.code:
-            env = _inherited(self, c)
-            names = g.rules.actions[action].get("params") or ()
+        if key in rules.code:
+            env = {NOBODY: True} if c.env.get(NOBODY) and self.for_player is None else None  # (`_inherited`)
+            names = actions[action].get("params") or ()
             if names:
                 given = [value(c) for value in self.args.get("values") or ()]
                 if len(given) != len(names):
