@@ -368,20 +368,26 @@ def _play_side_by_side(pack_id: str, players: int, seed: int, answers: int, inte
             before = Game.new(before_rules, players, seed)
         now = Game.new(now_rules, players, seed)
         assert now.state == before.state
-        rnd = random.Random(seed)
-        for _ in range(answers):
-            if now.over:
-                break
-            player = now.decision.players[0]
-            legal = now.legal(player)
-            option = legal[rnd.randrange(len(legal))]
-            now.apply(option, player)
-            with _as_before():
-                before.apply(option, player)
-            assert now.state == before.state
-            assert now.work == before.work
+        _answer_alike(now, before, _as_before, seed, answers)
         assert now.state_hash() == before.state_hash()
     return now
+
+
+def _answer_alike(game: Game, other: Game, other_runs_in, seed: int, answers: int) -> None:
+    """Random answers (from `seed`) given to both games, `other`'s inside `other_runs_in()`; after each, the same
+    state and the same work left."""
+    rnd = random.Random(seed)
+    for _ in range(answers):
+        if game.over:
+            break
+        player = game.decision.players[0]
+        legal = game.legal(player)
+        option = legal[rnd.randrange(len(legal))]
+        game.apply(option, player)
+        with other_runs_in():
+            other.apply(option, player)
+        assert game.state == other.state
+        assert game.work == other.work
 
 
 @contextmanager
@@ -692,17 +698,7 @@ def test_a_lowered_loop_charges_its_items_without_spend(monkeypatch):
     with interpreted(stepped):
         by_steps = Game.new(stepped, 4, 3)
     lowered = Game.new(rules, 4, 3)
-    rnd = random.Random(3)
-    for _ in range(300):
-        if lowered.over:
-            break
-        player = lowered.decision.players[0]
-        legal = lowered.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        lowered.apply(option, player)
-        with interpreted(stepped):
-            by_steps.apply(option, player)
-        assert lowered.state == by_steps.state and lowered.work == by_steps.work
+    _answer_alike(lowered, by_steps, lambda: interpreted(stepped), 3, 300)
     loops = [text for text in sources if "items = g.items_of(" in text]
     assert loops and not any("spend(g, len(items))" in text for text in loops)
     assert all("g.work -= len(items)" in text for text in loops)

@@ -167,9 +167,7 @@ def log_unchanged(g, owner, counter: str, sign: int) -> None:
 
 
 def log_together(g, picks: list) -> None:
-    state = g.state  # (`setup_flag` without its call: every secret choice tells its picks so)
-    setup = 1 if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES else 0
-    state["log"].append([TOGETHER, setup, picks])
+    g.state["log"].append([TOGETHER, setup_flag(g), picks])
 
 
 def log_revealed(g, actor, to: list | None, cards: list) -> None:
