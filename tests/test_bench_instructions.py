@@ -32,6 +32,26 @@ def test_the_greedy_workload_answers_as_many_decisions_as_it_says(bench, monkeyp
     assert bench.play(REPO, "tiny greedy", load_only=False) == 3
 
 
+def test_the_measured_games_are_played_as_knap_sim_plays_them_and_the_warm_up_is_not(bench, monkeypatch):
+    """Inside `collector.bulk_play` (the pack frozen out of the collector's walks), as sim.py plays its games."""
+    import gc
+
+    from engine.runtime import session
+
+    frozen = {}
+    plain = session.play_randomly
+
+    def watched(game, rnd, **options):
+        frozen[game.seed] = gc.get_freeze_count() > 0
+        return plain(game, rnd, **options)
+
+    monkeypatch.setattr(session, "play_randomly", watched)
+    monkeypatch.setitem(bench.WORKLOADS, "tiny", ("cro-magnon", 2, 2, 1, 0))
+    bench.play(REPO, "tiny", load_only=False)
+    assert frozen == {1000: False, 0: True, 1: True}
+    assert gc.get_freeze_count() == 0
+
+
 def test_callgrinds_total_is_read_from_its_last_report(bench):
     output = (
         "==7== Callgrind, a call-graph generating cache profiler\n==7== Events    : Ir\n==7== Collected : 123456789\n"

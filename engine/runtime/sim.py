@@ -13,6 +13,7 @@ from collections import Counter
 
 from . import agents as agent_table
 from .budget import MAX_ANSWERS_PER_TURN
+from .collector import bulk_play
 from .game import Game, Stalled
 from .session import game_log, imagined_in, play_out, write_logs
 
@@ -94,17 +95,18 @@ def _play(
     work = [(i, seed + i, players, names, max_rounds, max_answers_per_turn, logs_dir is not None) for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
     results = []
-    if jobs > 1 and games > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for outcome in pool.imap_unordered(_one, work, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
-                results.append(outcome)
+    with bulk_play():  # the pack is left out of the collector's walks, in this process and the forked workers
+        if jobs > 1 and games > 1:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for outcome in pool.imap_unordered(_one, work, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
+                    results.append(outcome)
+                    if progress:
+                        progress()
+        else:
+            for item in work:
+                results.append(_one(item))
                 if progress:
                     progress()
-    else:
-        for item in work:
-            results.append(_one(item))
-            if progress:
-                progress()
     results.sort(key=lambda r: r["index"])
     if logs_dir is not None:
         write_logs(logs_dir, results)  # a log that cannot be written is noted (`log_error`), not fatal

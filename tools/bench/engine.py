@@ -36,6 +36,7 @@ import then
 from engine.content.packs import resolve_target
 from engine.runtime import rules as rules_module
 from engine.runtime.agents import GreedyAgent
+from engine.runtime.collector import bulk_play
 from engine.runtime.game import Game
 from engine.runtime.session import play_randomly
 
@@ -300,9 +301,10 @@ def main():
     print(
         f"\n{args.rounds} interleaved rounds, random 4-player games: {args.engine_games} engine and "
         f"{args.hand_games} hand-written Cro-Magnon, {args.neo_games} Neolithibum, {args.stone_games} Stone Age; "
-        f"{args.greedy_decisions} greedy answers (Cro-Magnon)"
+        f"{args.greedy_decisions} greedy answers (Cro-Magnon); games in bulk as `knap sim` plays them (collector.py)"
     )
-    rows = [one_round(number, args, cro, neo, pack, samples, stone) for number in range(1, args.rounds + 1)]
+    with bulk_play():  # both sides of the comparison, the hand-written program too
+        rows = [one_round(number, args, cro, neo, pack, samples, stone) for number in range(1, args.rounds + 1)]
     medians = {
         "engine_games_per_s": median_of(rows, "engine", "games_per_s"),
         "engine_decisions_per_s": median_of(rows, "engine", "decisions_per_s"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -47,8 +48,8 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def play(root: Path, workload: str, load_only: bool) -> int:
-    """The child's work (run under valgrind): load the pack, warm up, then play (or only deal) the measured games.
-    Returns the decisions played."""
+    """The child's work (run under valgrind): load the pack, warm up, then play (or only deal) the measured games, in
+    `bulk_play` as `knap sim` plays them where the checkout has it. Returns the decisions played."""
     sys.path.insert(0, str(root))
     import functools
     import random
@@ -59,31 +60,37 @@ def play(root: Path, workload: str, load_only: bool) -> int:
     from engine.runtime.game import Game
     from engine.runtime.session import play_randomly
 
+    try:  # the measured games as the checkout's `knap sim` plays them: with its collector's settings, if it has them
+        from engine.runtime.collector import bulk_play
+    except ImportError:
+        bulk_play = contextlib.nullcontext
+
     folder, players, seeds, warm, greedy = WORKLOADS[workload]
     rules = rules_module.load(resolve_target(str(root / "content" / folder)))
     for seed in range(1000, 1000 + warm):
         play_randomly(Game.new(rules, players, seed), random.Random(seed))
     decisions = 0
-    for seed in range(seeds):
-        game = Game.new(rules, players, seed)
-        if load_only:
-            continue
-        if not greedy:
-            decisions += play_randomly(game, random.Random(seed))
-            continue
-        bots = {p: agents.make("greedy", seed * 31 + i) for i, p in enumerate(game.state["players"])}
-        answered = 0
-        while not game.over and answered < greedy:
-            decision = game.decision
-            if decision.is_chance:
-                game.apply_chance()
+    with bulk_play():
+        for seed in range(seeds):
+            game = Game.new(rules, players, seed)
+            if load_only:
                 continue
-            player = decision.players[0]
-            legal = game.legal(player)
-            model = functools.partial(game.determinized, player, len(game.state["history"]))
-            game.apply(bots[player].act({"you": player}, legal, model), player)
-            answered += 1
-        decisions += answered
+            if not greedy:
+                decisions += play_randomly(game, random.Random(seed))
+                continue
+            bots = {p: agents.make("greedy", seed * 31 + i) for i, p in enumerate(game.state["players"])}
+            answered = 0
+            while not game.over and answered < greedy:
+                decision = game.decision
+                if decision.is_chance:
+                    game.apply_chance()
+                    continue
+                player = decision.players[0]
+                legal = game.legal(player)
+                model = functools.partial(game.determinized, player, len(game.state["history"]))
+                game.apply(bots[player].act({"you": player}, legal, model), player)
+                answered += 1
+            decisions += answered
     return decisions
 
 

@@ -6,12 +6,14 @@ numbers: measured on another day, on another machine, they say nothing; measured
 Runs in its own process with DIR's engine and DIR's packs (the games are the ones that checkout plays), on the
 core its parent was pinned to; prints one JSON line. It asks of that engine only what it has had since before issue
 16 (`rules.load`, `Game.new`, `session.play_randomly`, `agents.GreedyAgent`, `Game.determinized`), so a checkout as
-old as 9c282aa, the engine of the day the issue was filed (before any speed work), can be measured.
+old as 9c282aa, the engine of the day the issue was filed (before any speed work), can be measured; and, where the
+checkout has it, `collector.bulk_play`, inside which its `knap sim` plays.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gc
 import json
@@ -30,15 +32,20 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
     from engine.runtime.game import Game
     from engine.runtime.session import play_randomly
 
+    try:  # games in bulk as that checkout's `knap sim` plays them: with the collector it sets (if it has one)
+        from engine.runtime.collector import bulk_play
+    except ImportError:
+        bulk_play = contextlib.nullcontext
+
     neo = rules_module.load(root / "content" / "neolithibum")
     cro = rules_module.load(root / "content" / "cro-magnon")
     play_randomly(Game.new(neo, 4, 10_000), random.Random(10_000))  # warm-up: code compiled on first use
-    gc.collect()
-    started = clock()
-    neo_decisions = sum(play_randomly(Game.new(neo, 4, seed), random.Random(seed)) for seed in range(neo_games))
-    neo_seconds = clock() - started
-
-    greedy_seconds = greedy_answers(Game, GreedyAgent, cro, greedy_decisions, clock=clock)
+    with bulk_play():
+        gc.collect()
+        started = clock()
+        neo_decisions = sum(play_randomly(Game.new(neo, 4, seed), random.Random(seed)) for seed in range(neo_games))
+        neo_seconds = clock() - started
+        greedy_seconds = greedy_answers(Game, GreedyAgent, cro, greedy_decisions, clock=clock)
     return {
         "neolithibum_games_per_s": neo_games / neo_seconds,
         "neolithibum_decisions_per_s": neo_decisions / neo_seconds,
