@@ -12,6 +12,8 @@ import pytest
 
 from engine.commands.cli import main
 
+pytest.register_assert_rewrite("lockstep")  # its comparisons of two games say what differs, as a test's do
+
 REPO = Path(__file__).resolve().parent.parent
 
 

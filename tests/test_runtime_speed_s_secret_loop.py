@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import copy
 import random
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lockstep import play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -184,38 +184,15 @@ def _advance_before(g):
         interpreter.driver_step(g)
 
 
-@contextmanager
 def _as_before():
     """The code before the faster paths, for as long as the block runs."""
-    kept = verbs.ChooseSecretly.run, verbs.ChooseSecretly.resume, Game._advance
-    verbs.ChooseSecretly.run, verbs.ChooseSecretly.resume, Game._advance = _run_before, _resume_before, _advance_before
-    try:
-        yield
-    finally:
-        verbs.ChooseSecretly.run, verbs.ChooseSecretly.resume, Game._advance = kept
-
-
-def _play_side_by_side(rules, players: int, seed: int) -> int:
-    """A random game played now and, answer for answer, as before: the same state after every answer."""
-    with _as_before():
-        before = Game.new(rules, players, seed)
-    now = Game.new(rules, players, seed)
-    assert now.state == before.state
-    rnd = random.Random(seed)
-    secret = 0
-    while not now.over:
-        decision = now.decision
-        player = decision.players[0]
-        secret += decision.kind == "secret"
-        legal = now.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        now.apply(option, player)
-        with _as_before():
-            before.apply(option, player)
-        assert now.state == before.state
-        assert now.work == before.work
-    assert before.over
-    return secret
+    return swapped_in(
+        [
+            (verbs.ChooseSecretly, "run", _run_before),
+            (verbs.ChooseSecretly, "resume", _resume_before),
+            (Game, "_advance", _advance_before),
+        ]
+    )
 
 
 @pytest.mark.parametrize("amount", ["1", "2", "between(1, 3)", "all"])
@@ -224,7 +201,7 @@ def test_secret_games_go_as_before(tmp_path, amount, copies):
     """One pick or several, identical cards or none, 2 or 3 players: every state the same as before (`all`: every
     pick forced, none asked)."""
     rules = pack(tmp_path, KEEP.format(amount=amount), copies)
-    asked = sum(_play_side_by_side(rules, 2 + seed % 2, seed) for seed in range(4))
+    asked = sum(play_side_by_side(rules, 2 + seed % 2, seed, _as_before)["secret"] for seed in range(4))
     assert asked > 4 or amount == "all"
 
 
@@ -234,9 +211,9 @@ def test_neolithibum_goes_as_before(interpret):
     rules = load(CONTENT / "neolithibum")
     if interpret:
         with interpreted(rules):
-            assert _play_side_by_side(rules, 4, 1) > 10
+            assert play_side_by_side(rules, 4, 1, _as_before)["secret"] > 10
     else:
-        assert _play_side_by_side(rules, 4, 0) > 10
+        assert play_side_by_side(rules, 4, 0, _as_before)["secret"] > 10
 
 
 _ITEM = st.one_of(

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import copy
 import random
-from contextlib import contextmanager
 from itertools import count, filterfalse
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lockstep import play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -256,58 +256,21 @@ def _answer_before(g, player, option):
     interpreter.resume_verb(g, state["stack"][-1], option)
 
 
-@contextmanager
-def _as_before(rules=None, lowered_before=None):
-    """The code before the faster paths, for as long as the block runs. A lowered effect keeps the `run` method
-    it was built with: with `rules`, its effects run inside the block the functions lowered inside it, kept apart
-    in `lowered_before` (code -> its lowered functions) from those lowered outside, so that `_run_before` runs in
-    lowered effects too (test_the_run_oracle_runs_in_lowered_effects)."""
+def _as_before():
+    """The code before the faster paths, for as long as the block runs (`_run_before` read when it starts:
+    test_the_run_oracle_runs_in_lowered_effects counts its calls)."""
     secret = verbs.ChooseSecretly
-    kept = secret.run, secret._pending, secret.resume, Game._answer
-    secret.run, secret._pending, secret.resume, Game._answer = (
-        _run_before,
-        _pending_before,
-        _resume_before,
-        _answer_before,
+    return swapped_in(
+        [
+            (secret, "run", _run_before),
+            (secret, "_pending", _pending_before),
+            (secret, "resume", _resume_before),
+            (Game, "_answer", _answer_before),
+        ]
     )
-    codes = [code for code in rules.code.values() if hasattr(code, "entries")] if rules is not None else []
-    outside = [code.entries for code in codes]
-    for code in codes:
-        code.entries = lowered_before.get(code)
-    try:
-        yield
-    finally:
-        secret.run, secret._pending, secret.resume, Game._answer = kept
-        for code, entries in zip(codes, outside, strict=True):
-            lowered_before[code] = code.entries
-            code.entries = entries
 
 
 # ------------------------------------------------------------------------------------------- as before
-def _play_side_by_side(rules, players: int, seed: int) -> int:
-    """A random game played now and, answer for answer, as before: the same state and work after every answer."""
-    lowered_before: dict = {}
-    with _as_before(rules, lowered_before):
-        before = Game.new(rules, players, seed)
-    now = Game.new(rules, players, seed)
-    assert now.state == before.state
-    rnd = random.Random(seed)
-    secret = 0
-    while not now.over:
-        decision = now.decision
-        player = decision.players[0]
-        secret += decision.kind == "secret"
-        legal = now.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        now.apply(option, player)
-        with _as_before(rules, lowered_before):
-            before.apply(option, player)
-        assert now.state == before.state
-        assert now.work == before.work
-    assert before.over
-    return secret
-
-
 @pytest.mark.parametrize("amount", ["1", "2", "between(1, 3)", "between(0, 2)", "all", None])
 @pytest.mark.parametrize("copies", [None, {"Bread": 1, "Cheese": 1, "Plum": 1, "Fig": 1, "Nut": 1}])
 def test_secret_games_go_as_before(tmp_path, amount, copies):
@@ -315,7 +278,7 @@ def test_secret_games_go_as_before(tmp_path, amount, copies):
     every state and the work left the same as before (`all`: every pick forced, none asked)."""
     effect = KEEP.replace(" taking {amount}", "") if amount is None else KEEP.format(amount=amount)
     rules = pack(tmp_path, effect, copies)
-    asked = sum(_play_side_by_side(rules, 2 + seed % 2, seed) for seed in range(4))
+    asked = sum(play_side_by_side(rules, 2 + seed % 2, seed, _as_before)["secret"] for seed in range(4))
     assert asked > 4 or amount == "all"
 
 
@@ -325,9 +288,9 @@ def test_neolithibum_goes_as_before(interpret):
     rules = load(CONTENT / "neolithibum")
     if interpret:
         with interpreted(rules):
-            assert _play_side_by_side(rules, 4, 2) > 10
+            assert play_side_by_side(rules, 4, 2, _as_before)["secret"] > 10
     else:
-        assert _play_side_by_side(rules, 3, 3) > 10
+        assert play_side_by_side(rules, 3, 3, _as_before)["secret"] > 10
 
 
 def _at_a_secret_choice(tmp_path_factory, amount="1"):
@@ -463,9 +426,9 @@ def test_answers_are_told_without_card_label(monkeypatch):
 
 @pytest.mark.parametrize("interpret", [False, True])
 def test_the_run_oracle_runs_in_lowered_effects(monkeypatch, interpret):
-    """`_as_before` runs `_run_before` for the game played as before and `ChooseSecretly.run` for the other, as often,
-    lowered or step by step. A lowered effect keeps the `run` it was built with: with the oracle patched on the class
-    alone, each game ran whichever `run` its effects happened to be lowered with (342 and 516 of 429 each)."""
+    """`play_side_by_side` runs `_run_before` for the game played as before and `ChooseSecretly.run` for the other, as
+    often, lowered or step by step. A lowered effect keeps the `run` it was built with: with the oracle patched on the
+    class alone, each game ran whichever `run` its effects happened to be lowered with (342 and 516 of 429 each)."""
     calls, oracle, now = [], _run_before, verbs.ChooseSecretly.run
 
     def counted_before(*args):
@@ -481,9 +444,9 @@ def test_the_run_oracle_runs_in_lowered_effects(monkeypatch, interpret):
     rules = load(CONTENT / "neolithibum")
     if interpret:
         with interpreted(rules):
-            _play_side_by_side(rules, 3, 3)
+            play_side_by_side(rules, 3, 3, _as_before)
     else:
-        _play_side_by_side(rules, 3, 3)
+        play_side_by_side(rules, 3, 3, _as_before)
     assert calls.count("before") == calls.count("now") > 10
 
 

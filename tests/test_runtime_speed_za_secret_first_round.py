@@ -6,12 +6,11 @@ copies of both before, on scenarios and whole seeded games, lowered and step by 
 
 from __future__ import annotations
 
-import random
-from contextlib import contextmanager
 from itertools import count, filterfalse
 from pathlib import Path
 
 import pytest
+from lockstep import play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -239,46 +238,17 @@ def _resume_at_head(self, g, c, frame, answer):
     return None
 
 
-@contextmanager
 def _as_before():
-    """`run`, `_pending` and `resume` as they were, for as long as the block runs (a lowered effect keeps the
-    `run` it was made with: its first round goes to `_first_pending`, the oracle here too)."""
+    """`run`, `_first_pending`, `_pending` and `resume` as they were, for as long as the block runs."""
     secret = verbs.ChooseSecretly
-    kept = secret.run, secret._first_pending, secret._pending, secret.resume
-    secret.run, secret._first_pending, secret._pending, secret.resume = (
-        _run_at_head,
-        _pending_at_head,
-        _pending_at_head,
-        _resume_at_head,
+    return swapped_in(
+        [
+            (secret, "run", _run_at_head),
+            (secret, "_first_pending", _pending_at_head),
+            (secret, "_pending", _pending_at_head),
+            (secret, "resume", _resume_at_head),
+        ]
     )
-    try:
-        yield
-    finally:
-        secret.run, secret._first_pending, secret._pending, secret.resume = kept
-
-
-def _play_side_by_side(rules, players: int, seed: int) -> int:
-    """A random game played now and, answer for answer, as before: the same state (its log included) and the same
-    work left after every answer. Returns how many secret answers were given."""
-    with _as_before():
-        before = Game.new(rules, players, seed)
-    now = Game.new(rules, players, seed)
-    assert now.state == before.state
-    rnd = random.Random(seed)
-    secret = 0
-    while not now.over:
-        decision = now.decision
-        player = decision.players[0]
-        secret += decision.kind == "secret"
-        legal = now.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        now.apply(option, player)
-        with _as_before():
-            before.apply(option, player)
-        assert now.state == before.state
-        assert now.work == before.work
-    assert before.over and now.state_hash() == before.state_hash()
-    return secret
 
 
 # ------------------------------------------------------------------------------------------- as before
@@ -289,7 +259,7 @@ def test_secret_games_go_as_before(tmp_path, amount, copies):
     players: every state and the work left the same as before."""
     effect = KEEP.replace(" taking {amount}", "") if amount is None else KEEP.format(amount=amount)
     rules = pack(tmp_path, effect, copies)
-    assert sum(_play_side_by_side(rules, 2 + seed % 2, seed) for seed in range(4)) > 4
+    assert sum(play_side_by_side(rules, 2 + seed % 2, seed, _as_before)["secret"] for seed in range(4)) > 4
 
 
 @pytest.mark.parametrize("interpret", [False, True])
@@ -298,16 +268,16 @@ def test_neolithibum_goes_as_before(interpret):
     rules = load(CONTENT / "neolithibum")
     if interpret:
         with interpreted(rules):
-            assert _play_side_by_side(rules, 4, 2) > 10
+            assert play_side_by_side(rules, 4, 2, _as_before)["secret"] > 10
     else:
-        assert _play_side_by_side(rules, 4, 0) > 10
-        assert _play_side_by_side(rules, 3, 1) > 10
+        assert play_side_by_side(rules, 4, 0, _as_before)["secret"] > 10
+        assert play_side_by_side(rules, 3, 1, _as_before)["secret"] > 10
 
 
 def test_paleo_goes_as_before():
     """Paleo's secret choices: cards seen only by their backs, a list of options joined to words."""
     rules = load(CONTENT / "paleo-a-new-beginning")
-    assert _play_side_by_side(rules, 3, 0) > 0
+    assert play_side_by_side(rules, 3, 0, _as_before)["secret"] > 0
 
 
 # ------------------------------------------------------------------------------------------- the fast path itself

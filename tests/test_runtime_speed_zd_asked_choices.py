@@ -9,10 +9,10 @@ the seats without a call of `players_from` (table.Table); a move of one card tel
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from lockstep import play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_secret_choice import KEEP, pack
 
@@ -269,50 +269,10 @@ _PATCHED = (
 )
 
 
-@contextmanager
-def _as_before(rules, lowered_before: dict):
-    """The code before the faster paths, for as long as the block runs. A lowered effect keeps the `run` method it
-    was built with: the effects run inside the block the functions lowered inside it, kept apart in `lowered_before`
-    (code -> its lowered functions) from those lowered outside (test_the_oracles_run_in_lowered_effects)."""
-    kept = [(owner, name, getattr(owner, name)) for owner, name, _ in _PATCHED]
-    for owner, name, oracle in _PATCHED:
-        setattr(owner, name, oracle)
-    codes = [code for code in rules.code.values() if hasattr(code, "entries")]
-    outside = [code.entries for code in codes]
-    for code in codes:
-        code.entries = lowered_before.get(code)
-    try:
-        yield
-    finally:
-        for owner, name, value in kept:
-            setattr(owner, name, value)
-        for code, entries in zip(codes, outside, strict=True):
-            lowered_before[code] = code.entries
-            code.entries = entries
-
-
-def _play_side_by_side(rules, players: int, seed: int, limit: int | None = None) -> dict[str, int]:
-    """A random game played now and, answer for answer, as before: the same decision, state and work after every
-    answer. Returns how many decisions of each kind were asked."""
-    lowered_before: dict = {}
-    with _as_before(rules, lowered_before):
-        before = Game.new(rules, players, seed)
-    now = Game.new(rules, players, seed)
-    assert now.state == before.state
-    rnd = random.Random(seed)
-    kinds: dict[str, int] = {}
-    while not now.over and (limit is None or len(now.history) < limit):
-        decision = now.decision
-        kinds[decision.kind] = kinds.get(decision.kind, 0) + 1
-        player = decision.players[0]
-        legal = now.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        now.apply(option, player)
-        with _as_before(rules, lowered_before):
-            before.apply(option, player)
-        assert now.state == before.state
-        assert now.work == before.work
-    return kinds
+def _as_before():
+    """The code before the faster paths, for as long as the block runs (`_PATCHED` read when it starts:
+    test_the_oracles_run_in_lowered_effects counts the calls of one oracle)."""
+    return swapped_in(_PATCHED)
 
 
 # ------------------------------------------------------------------------------------------- as before
@@ -328,15 +288,15 @@ def _play_side_by_side(rules, players: int, seed: int, limit: int | None = None)
 def test_packs_go_as_before(pack_id, players, seed, kind):
     """Every pack that asks: every decision, state and work left the same as before, answer for answer."""
     rules = load(CONTENT / pack_id)
-    kinds = _play_side_by_side(rules, players, seed, limit=400)
-    assert kinds.get(kind, 0) > 3, kinds
+    kinds = play_side_by_side(rules, players, seed, _as_before, answers=400)
+    assert kinds[kind] > 3, kinds
 
 
 def test_neolithibum_goes_as_before_step_by_step():
     """The same, every effect interpreted (the oracles of `run` lowered in neither game)."""
     rules = load(CONTENT / "neolithibum")
     with interpreted(rules):
-        assert _play_side_by_side(rules, 3, 2).get("secret", 0) > 10
+        assert play_side_by_side(rules, 3, 2, _as_before)["secret"] > 10
 
 
 _SHOWN = 'choose_secretly players from hand(me) as picks showing "{item.name}!" with "Which do you keep?"'
@@ -365,14 +325,15 @@ def test_small_choices_go_as_before(tmp_path, effect, copies):
     rules = pack(tmp_path, _EFFECTS[effect], copies)
     asked = 0
     for seed in range(3):
-        kinds = _play_side_by_side(rules, 2 + seed % 2, seed)
-        asked += kinds.get("secret", 0) + kinds.get("choose", 0)
+        kinds = play_side_by_side(rules, 2 + seed % 2, seed, _as_before)
+        asked += kinds["secret"] + kinds["choose"]
     assert asked > 3
 
 
 def test_the_oracles_run_in_lowered_effects(monkeypatch):
-    """`_as_before` runs `Choose.run`'s oracle for the game played as before and `Choose.run` for the other, as often:
-    a lowered effect keeps the `run` it was built with, so an oracle patched on the class alone would not run there."""
+    """`play_side_by_side` runs `Choose.run`'s oracle for the game played as before and `Choose.run` for the other, as
+    often: a lowered effect keeps the `run` it was built with, so an oracle patched on the class alone would not run
+    there."""
     calls: list[str] = []
     oracle, now = _choose_run_before, verbs.Choose.run
 
@@ -388,7 +349,7 @@ def test_the_oracles_run_in_lowered_effects(monkeypatch):
     monkeypatch.setitem(
         globals(), "_PATCHED", tuple((o, n, counted_before if f is oracle else f) for o, n, f in _PATCHED)
     )
-    _play_side_by_side(load(CONTENT / "stone-age-mammoth-herd"), 4, 1, limit=200)
+    play_side_by_side(load(CONTENT / "stone-age-mammoth-herd"), 4, 1, _as_before, answers=200)
     assert calls.count("before") == calls.count("now") > 10
 
 

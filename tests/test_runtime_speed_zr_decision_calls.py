@@ -13,13 +13,15 @@ import functools
 import math
 import random
 import sys
-from contextlib import contextmanager
+from collections import Counter
+from contextlib import nullcontext
 from itertools import chain, count, filterfalse, repeat
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lockstep import play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 
 from engine.runtime import lowering, places, verbs
@@ -343,56 +345,23 @@ BEFORE = [
 ]
 
 
-@contextmanager
 def _as_before():
-    """The oracles in place of the fast paths, for as long as the block runs (a lowered effect keeps the `run` it
-    was made with: the game played as before has rules of its own, lowered inside the block)."""
-    kept = [(owner, name, owner.__dict__[name]) for owner, name, _ in BEFORE]
-    for owner, name, old in BEFORE:
-        setattr(owner, name, old)
-    try:
-        yield
-    finally:
-        for owner, name, now in kept:
-            setattr(owner, name, now)
+    """The oracles in place of the fast paths, for as long as the block runs."""
+    return swapped_in(BEFORE)
 
 
-def _play_side_by_side(pack_id: str, players: int, seed: int, answers: int, interpret: bool = False) -> Game:
-    """A random game played now and, answer for answer, as before (rules of its own): the same state, log included,
-    and the same work left after every answer."""
+def _play_side_by_side(pack_id: str, players: int, seed: int, answers: int, interpret: bool = False) -> Counter[str]:
+    """A random game of `pack_id` played now and, answer for answer, as before (tests/lockstep.py), the game as before
+    with rules of its own, loaded with the oracles in place; `interpret`: both step by step. Returns how many
+    decisions of each kind were answered."""
     with _as_before():
         before_rules = load(CONTENT / pack_id)
     now_rules = load(CONTENT / pack_id)
-    with interpreted(now_rules) if interpret else _no_block(), interpreted(before_rules) if interpret else _no_block():
-        with _as_before():
-            before = Game.new(before_rules, players, seed)
-        now = Game.new(now_rules, players, seed)
-        assert now.state == before.state
-        _answer_alike(now, before, _as_before, seed, answers)
-        assert now.state_hash() == before.state_hash()
-    return now
-
-
-def _answer_alike(game: Game, other: Game, other_runs_in, seed: int, answers: int) -> None:
-    """Random answers (from `seed`) given to both games, `other`'s inside `other_runs_in()`; after each, the same
-    state and the same work left."""
-    rnd = random.Random(seed)
-    for _ in range(answers):
-        if game.over:
-            break
-        player = game.decision.players[0]
-        legal = game.legal(player)
-        option = legal[rnd.randrange(len(legal))]
-        game.apply(option, player)
-        with other_runs_in():
-            other.apply(option, player)
-        assert game.state == other.state
-        assert game.work == other.work
-
-
-@contextmanager
-def _no_block():
-    yield
+    with (
+        interpreted(now_rules) if interpret else nullcontext(),
+        interpreted(before_rules) if interpret else nullcontext(),
+    ):
+        return play_side_by_side(now_rules, players, seed, _as_before, rules_before=before_rules, answers=answers)
 
 
 # ------------------------------------------------------------------------------------------- as before
@@ -402,8 +371,7 @@ def _no_block():
 )
 def test_games_go_as_before(pack_id, players, seed):
     """Secret choices of cards, players and words, oracles, moves, choices of cards: every state the same."""
-    game = _play_side_by_side(pack_id, players, seed, 400)
-    assert len(game.state["history"]) > 50
+    assert _play_side_by_side(pack_id, players, seed, 400).total() > 50
 
 
 def test_neolithibum_step_by_step_goes_as_before():
@@ -695,10 +663,7 @@ def test_a_lowered_loop_charges_its_items_without_spend(monkeypatch):
     monkeypatch.setattr(lowering, "compiled", lambda text, name: sources.append(text) or compile_source(text, name))
     rules = load(CONTENT / "neolithibum")
     stepped = load(CONTENT / "neolithibum")
-    with interpreted(stepped):
-        by_steps = Game.new(stepped, 4, 3)
-    lowered = Game.new(rules, 4, 3)
-    _answer_alike(lowered, by_steps, lambda: interpreted(stepped), 3, 300)
+    play_side_by_side(rules, 4, 3, lambda: interpreted(stepped), rules_before=stepped, answers=300)
     loops = [text for text in sources if "items = g.items_of(" in text]
     assert loops and not any("spend(g, len(items))" in text for text in loops)
     assert all("g.work -= len(items)" in text for text in loops)

@@ -1,0 +1,93 @@
+"""Two games played side by side, answer for answer: one with the engine as it is, one with its old code swapped in
+(the speed tests' oracles, tests/test_runtime_speed_*.py). After every answer both must hold the same state and the
+same work left, so a fast path that changes anything a player, a save or a budget could see fails at that answer."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+
+from engine.runtime.game import Game
+
+_ABSENT = object()  # an attribute the owner did not hold itself (inherited, or none): deleted again afterwards
+
+
+@contextmanager
+def swapped_in(patches: Iterable[tuple[object, str, object]]) -> Iterator[None]:
+    """Each `(owner, name, value)` set on its owner (a class or a module) for as long as the block runs, and what the
+    owner held itself put back after it."""
+    swaps = list(patches)
+    kept = [(owner, name, vars(owner).get(name, _ABSENT)) for owner, name, _ in swaps]
+    for owner, name, value in swaps:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for owner, name, value in reversed(kept):
+            if value is _ABSENT:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, value)
+
+
+@contextmanager
+def _lowered_apart(rules, lowered: dict, as_before: Callable[[], AbstractContextManager]) -> Iterator[None]:
+    """`as_before()` with the rules' lowered functions of the game played as before (`lowered`: code -> them). A
+    lowered effect keeps the verb methods it was built with: those lowered inside the block run there alone, and
+    those lowered outside it outside, so that each game runs its own code, lowered or step by step."""
+    codes = [code for code in rules.code.values() if hasattr(code, "entries")]
+    outside = [code.entries for code in codes]
+    with as_before():
+        for code in codes:
+            code.entries = lowered.get(code)
+        try:
+            yield
+        finally:
+            for code, entries in zip(codes, outside, strict=True):
+                lowered[code] = code.entries
+                code.entries = entries
+
+
+def play_side_by_side(
+    rules,
+    players: int,
+    seed: int,
+    as_before: Callable[[], AbstractContextManager],
+    *,
+    rules_before=None,
+    answers: int | None = None,
+) -> Counter[str]:
+    """A random game (its answers drawn from `seed`) played now and, answer for answer, as before: the game as before
+    is made and answered inside `as_before()`, which swaps the old code in (with `rules_before`, rules of its own;
+    either way lowered apart from those of the game played now). The same state once set up; after every answer the
+    same state (its log included) and the same work left; at the end, both over or neither and the same fingerprint
+    (the log's words). Played until the game is over, or `answers` answers. Returns how many decisions of each kind
+    were answered."""
+    lowered: dict = {}
+    rules_before = rules if rules_before is None else rules_before
+
+    def old_code():
+        return _lowered_apart(rules_before, lowered, as_before)
+
+    with old_code():
+        before = Game.new(rules_before, players, seed)
+    now = Game.new(rules, players, seed)
+    assert now.state == before.state
+    rnd = random.Random(seed)
+    kinds: Counter[str] = Counter()
+    while not now.over and (answers is None or kinds.total() < answers):
+        decision = now.decision
+        kinds[decision.kind] += 1
+        player = decision.players[0]
+        legal = now.legal(player)
+        option = legal[rnd.randrange(len(legal))]
+        now.apply(option, player)
+        with old_code():
+            before.apply(option, player)
+        assert now.state == before.state
+        assert now.work == before.work
+    assert before.over == now.over
+    assert now.state_hash() == before.state_hash()
+    return kinds
