@@ -61,7 +61,7 @@ class Table:
     _own_keys: dict[str, dict[str, str]]
     _card_defs: list[dict]
     _card_names: list[str]
-    _id_names: dict[str, str]
+    _id_names: dict[str, str]  # what `label` calls a text: a zone key's or zone id's name, else an action's or card's
     _counter_limits: dict[str, tuple]
     sight_masks: dict[str, int | None]  # who sees a zone's cards by the zone alone (log_words._zone_sight)
     # A copy of the state as it is now that nothing changes while the next answer is played (a bot's imagined deal,
@@ -82,7 +82,7 @@ class Table:
         self._own_keys = layout.own
         self._card_defs = cards_by_number(self.rules)
         self._card_names = card_names(self.rules)
-        self._id_names = id_names(self.rules)
+        self._id_names = text_names(self.rules, layout)
         self._counter_limits = counter_limits(self.rules)
         self.sight_masks = {}  # filled by log_words._zone_sight as zones are met
 
@@ -439,10 +439,10 @@ class Table:
 
     def label(self, value, player=None) -> str:
         if type(value) is str:  # the commonest: a zone's name, an action's or a card's, else the text
-            name = self._zone_names.get(value)
-            if name is None:
-                name = self.zone_name(value) if value in self.state["zones"] else self._id_names.get(value)
+            name = self._id_names.get(value)  # (`text_names`: one lookup, not one a table)
             return name if name is not None else value
+        if type(value) is int:  # a number in a line of words (not a bool: its type is bool)
+            return str(value)
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, int):
@@ -477,6 +477,20 @@ class Table:
     def log_for(self, player) -> list[str]:
         """The log as `player` reads it (None: what everyone may read), worded now (log_words.py)."""
         return lines_for(self, player)
+
+
+def text_names(rules, layout: ZoneLayout) -> dict[str, str]:
+    """What `Table.label` calls a text, worked out once per layout: the name of each zone key of the seating and zone id
+    of the pack (`ZoneLayout.names`), else of each action id and card id (`id_names`). A zone key of the state is
+    always one of the layout's (the zone keys of a game never change), so a text this does not name is no zone's:
+    `label` reads one dict for the texts of a log line (a pack's `words(...)`: issue 16), not two and the state's zones."""
+    # kept on the rules beside the layouts, not on a layout: an attribute added to one after it is made would slow the
+    # reads of all its others (CPython reads them at fixed places while none is added)
+    cache = rules.__dict__.setdefault("_text_names", {})
+    names = cache.get(layout)
+    if names is None:
+        names = cache[layout] = {**id_names(rules), **layout.names}
+    return names
 
 
 def counter_limits(rules) -> dict[str, tuple]:

@@ -409,15 +409,26 @@ class Draw(VerbStep):
         player = self.player(c)
         f = self.amount_of
         amount = int((self.amount if f is None else f(c)) or 0)
+        zones = g.state["zones"]
         f = self.from_of
-        source = g.zone_key(self.source if f is None else f(c), player)
+        source = self.source if f is None else f(c)
+        if type(source) is not str or source not in zones:  # (`zone_key` without its call for a zone's key: a deck)
+            source = g.zone_key(source, player)
         f = self.to_of
         target_value = self.to if f is None else f(c)
-        target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
+        target = None  # `zone_key` without its call for a zone's key or a zone each player has, as in `Move.run`
+        if type(target_value) is str:
+            if target_value in zones:
+                target = target_value
+            else:
+                own = g._own_keys.get(target_value)
+                if own is not None:
+                    target = own.get(player)
+        if target is None:
+            target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
         f = self.at_of
         slot = self.at if f is None else f(c)
         drawn = []
-        zones = g.state["zones"]
         for _ in range(amount):
             card = next((x for x in reversed(zones[source]) if x is not None), None)
             if card is None:
@@ -1071,14 +1082,12 @@ class ChooseSecretly(VerbStep):
         told = []  # whoever cannot see it
         of_cards = self.of_cards
         names = g._card_names  # `card_label(card, None)`, without its call
-        zone_names, zones, id_names = g._zone_names, g.state["zones"], g._id_names
+        text_names = g._id_names  # (table.text_names)
         for p, v in told_of:
             if of_cards and type(v) is int:
                 told.append([p, names[v], seen_by(g, v)])
             elif type(v) is str:  # a player, a word (most options but cards): `label`, without its call
-                name = zone_names.get(v)
-                if name is None:
-                    name = g.zone_name(v) if v in zones else id_names.get(v)
+                name = text_names.get(v)
                 told.append([p, v if name is None else name, everyone])
             elif type(v) is list:  # named for the seats that see every card in it, "a card" to the rest
                 sight = everyone
