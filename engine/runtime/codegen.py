@@ -203,6 +203,16 @@ def _position(g, low, high, items, value, weight, key, at):
     count = high - low + 1
     if count <= 0:
         return None
+    if type(items) is list and value is not None and type(value) is not list:  # the commonest: a list of places
+        left = g.work - count * (1 + weight + len(items))  # `numbers`, the `where` and `_index`, at once ...
+        if left >= 0:  # ... when the budget covers all three (else each as below, which says where it ran out)
+            start, stop = max(low, 1), min(high, len(items))
+            window = items[start - 1 : stop] if start <= stop else []
+            matches = window.count(value)
+            g.work = left - matches
+            if g.work < 0:
+                out_of_work()
+            return window.index(value) + start if matches else None
     g.work -= count  # `numbers`' list
     if g.work < 0:
         out_of_work()
@@ -235,8 +245,21 @@ def _position(g, low, high, items, value, weight, key, at):
     return first
 
 
-def _matches(g, items, value):
-    """`count(SOURCE where item = VALUE)` of the items `_each` gave, with no Python step per item: the same work."""
+def _matches(g, source, weight, key, at, value):
+    """`count(SOURCE where item = VALUE)` in one call: `_each`'s items and work, then VALUE's copies among them with no
+    Python step per item (a pack function asks it of every place of a menu): the same answer, errors and work."""
+    kind = type(source)  # (`_each`, then `_matches`)
+    if kind is list:
+        items = source if None not in source else g.items_read(source)
+    elif kind is str:
+        items = g.state["zones"].get(source)
+        if items is None or source in g._slotted:
+            items = g.items_read(source)
+    else:
+        items = g.items_read(source)
+    g.work -= len(items) * weight
+    if g.work < 0:
+        out_of_work(key, at)
     count = sum(1 for item in items if _eq(g, item, value)) if type(value) is list else items.count(value)
     g.work -= count
     if g.work < 0:
@@ -730,11 +753,11 @@ class ExpressionCompiler:
             return self._per_item_call(node)
         if name == "flagged" and name in functions.BUILTINS and self._flag_named(args):
             return self._flag_read(args)
-        if name == "first" and (search := self._position_search(args)) is not None:
+        if name == "first" and (search := self._position_search(args) or self._slot_search(args)) is not None:
             return search
         if name == "count" and len(args) == 1 and functions.BUILTINS["count"] is functions._count:
             membership = self.membership(args[0])
-            if membership is not None:
+            if membership is not None:  # the arguments of `_each(g, SOURCE, WEIGHT, KEY, AT)`, then VALUE: one call
                 return f"_matches(g, {membership[0]}, {membership[1]})"
         if name in functions.BUILTINS:
             bare = functions.NAME_ARGS.get(name, ())
@@ -807,16 +830,64 @@ class ExpressionCompiler:
                 )
         return None
 
+    def _slot_search(self, args) -> str | None:
+        """`first(SOURCE where slot(item) = VALUE)`, VALUE `_free`, as one call of functions.card_in_slot (the card in
+        a place of a row). `slot` reads where the card lies: never a cached `where`."""
+        if len(args) != 1 or args[0][0] != "where":
+            return None
+        _, at, source, test = args[0]
+        if test[0] != "cmp" or test[2] != "==":
+            return None
+        if functions.BUILTINS["first"] is not functions._first or functions.BUILTINS["slot"] is not functions._slot:
+            return None
+        for slot, value in ((test[3], test[4]), (test[4], test[3])):
+            if (
+                slot[0] == "call"
+                and slot[2] == "slot"
+                and len(slot[3]) == 1
+                and self._is_item(slot[3][0])
+                and self._free(value)
+            ):
+                fused = self._bind("B", "card_in_slot", functions.card_in_slot)
+                each = f"_each(g, {self._each_args(source, test, at)})"
+                return f"{fused}(c, {each}, {self.src(value)})"
+        return None
+
     def membership(self, node) -> tuple[str, str] | None:
-        """(the items paid for, VALUE) of `SOURCE where item = VALUE`, VALUE `_free`: its matches are VALUE's copies."""
+        """(`_each`'s arguments after `g`: the items paid for; VALUE) of `SOURCE where item = VALUE`, VALUE `_free`: its
+        matches are VALUE's copies."""
         if node[0] != "where" or node[3][0] != "cmp" or node[3][2] != "==":
             return None
         _, at, source, test = node
         for item, value in ((test[3], test[4]), (test[4], test[3])):
             if self._is_item(item) and self._free(value):
-                each = f"_each(g, {self._iterable(source)}, {weight(test)}, {self.key!r}, {int(at)})"
-                return each, self.src(value)
+                return self._each_args(source, test, at), self.src(value)
         return None
+
+    def _each_args(self, source, test, at) -> str:
+        """The arguments of `_each(g, ...)` after `g` for `SOURCE where TEST`: the items, each paid for TEST's weight."""
+        return f"{self._iterable(source)}, {weight(test)}, {self.key!r}, {int(at)}"
+
+    def _held_where(self, node) -> str | None:
+        """`SOURCE where count(own(item, PLAYER)) > 0` (or `= 0`), and the same with the item the player, ZONE or
+        PLAYER `_free`, as one call of functions.places_held / players_holding: the same items, work and errors
+        (such a test reads who holds what: never a cached `where`). Asked of a test `... CMP NUMBER` only."""
+        _, at, source, test = node
+        if test[2] not in (">", "==") or int(test[4][2]) != 0:
+            return None
+        counted = test[3]
+        if counted[0] != "call" or not self._count_own(counted[2], counted[3]):
+            return None
+        zone, player = counted[3][0][3]
+        if self._is_item(zone) and self._free(player):
+            name, other = "places_held", player
+        elif self._is_item(player) and self._free(zone):
+            name, other = "players_holding", zone
+        else:
+            return None
+        fused = self._bind("B", name, getattr(functions, name))
+        each = f"_each(g, {self._each_args(source, test, at)})"
+        return f"{fused}(c, {each}, {self.src(other)}, {test[2] == '>'})"
 
     def _is_item(self, node) -> bool:
         """Whether `node` is the item of a `where` around it (`item`, or `card`), not a name bound earlier."""
@@ -1107,6 +1178,10 @@ class ExpressionCompiler:
         return False
 
     def _x_where(self, node):
+        if node[3][0] == "cmp" and node[3][4][0] == "num":  # `... CMP NUMBER`: perhaps who holds what (`_held_where`)
+            held = self._held_where(node)
+            if held is not None:
+                return held
         item, loops, test = self.where_parts(node)
         return f"[{item} {loops} if {test}]"
 
@@ -1417,9 +1492,13 @@ def _every_key(g, zone_ids):
 
 def weight(node) -> int:
     """The number of instructions in an expression: what evaluating it once costs, roughly."""
-    if isinstance(node, (list, tuple)):
-        return (1 if node and isinstance(node[0], str) else 0) + sum(weight(x) for x in node)
-    return 0
+    if not isinstance(node, (list, tuple)):
+        return 0
+    total = 1 if node and isinstance(node[0], str) else 0
+    for part in node:  # a word or number weighs nothing: no call for it (compiling asks this of every node)
+        if isinstance(part, (list, tuple)):
+            total += weight(part)
+    return total
 
 
 def compile_expression(rules, key: str, node, scope):

@@ -71,7 +71,7 @@ class ExistsCompiler(ExpressionCompiler):
             membership = self.membership(node)
             if membership is not None:  # `SOURCE where item = VALUE`: VALUE among the items, found by `in`
                 each, value = membership
-                return f"_holds(g, {each}, {value})"
+                return f"_holds(g, _each(g, {each}), {value})"
             _, loops, test = self.where_parts(node)
             return f"any(True {loops} if {test})"
         _, at, name, args = node

@@ -282,7 +282,51 @@ def _slot(c, card):
     return g.state["zones"][zone].index(card) + 1
 
 
+def card_in_slot(c, cards, number):
+    """`first(CARDS where slot(item) = NUMBER)` of the cards `_each` paid for, in one call (codegen.py fuses it): each
+    card's `_slot` without its call, then `first`'s work for the cards found (a menu asks it of every place of a
+    row of cards: the card there)."""
+    g = c.g
+    loc, zones, zone_defs = g.state["loc"], g.state["zones"], g._zone_defs
+    found = []
+    for card in cards:
+        if not isinstance(card, int):
+            slot = 0
+        else:  # (`_slot`)
+            zone = loc[card]
+            found_def = zone_defs.get(zone)
+            if (found_def if found_def is not None else g.zone_def(zone)).get("type") != "row":
+                slot = 0
+            else:
+                slot = zones[zone].index(card) + 1
+        if slot == number:
+            found.append(card)
+    g.work -= len(found)  # `first` reads them (`_items`: no gaps among cards paid for)
+    if g.work < 0:
+        out_of_work()
+    return found[0] if found else None
+
+
 def _room(c, zone):
+    """`room(ZONE)`; `me`'s zone of an id every player has (a place on the board: the commonest, a menu asks it of
+    every place) found as Table.zone_key finds it and read as places.room reads it, without their calls."""
+    g = c.g
+    try:
+        key = g._own_keys[zone][c.me]
+    except (KeyError, TypeError):  # a zone's key, another value, or `me` no player: as before
+        return _room_read(c, zone)
+    if key not in g._slotted:
+        cap = g._capacity.get(key)
+        if cap is not None:  # a place: its capacity less the cards of every player's zone of its id
+            zones = g.state["zones"]
+            return max(0, cap - sum(map(len, map(zones.__getitem__, g.layout.place[key]))))
+        if key in g._zone_defs:  # no limit: as many as the game has cards
+            return len(g._card_defs)
+    return room(g, key)
+
+
+def _room_read(c, zone):
+    """`_room` of any zone but `me`'s zone of an id every player has."""
     g = c.g
     if type(zone) is str:  # Table.zone_key's commonest answers without its call: a zone's key, `me`'s zone of an id
         zones = g.state["zones"]
@@ -341,6 +385,58 @@ def count_own(c, zone, player):
     if g.work < 0:
         out_of_work()
     return count
+
+
+def places_held(c, places, player, held):
+    """`PLACES where count(own(item, PLAYER)) > 0` (`held`) or `= 0` (not `held`) of the places `_each` paid for, in
+    one call (codegen.py fuses a `where` that tests only that): count_own's answer and work for each place in turn,
+    without its call (a board game asks it of every place again and again)."""
+    g = c.g
+    own_keys, zones, slotted = g._own_keys, g.state["zones"], g._slotted
+    found = []
+    for place in places:
+        try:
+            key = own_keys[place][player]
+            cards = zones[key]
+        except (KeyError, TypeError):  # not a zone every player has, of a player: as count_own does
+            count = count_own(c, place, player)
+        else:
+            if key in slotted:
+                count = _count(c, key)
+            else:
+                count = len(cards)
+                g.work -= count
+                if g.work < 0:
+                    out_of_work()
+        if (count > 0) is held:
+            found.append(place)
+    return found
+
+
+def players_holding(c, players, zone, held):
+    """`PLAYERS where count(own(ZONE, item)) > 0` (`held`) or `= 0` (not `held`): `places_held` with the player the
+    item (how many players stand on a place)."""
+    g = c.g
+    own = g._own_keys.get(zone) if type(zone) is str else None
+    zones, slotted = g.state["zones"], g._slotted
+    found = []
+    for player in players:
+        try:
+            key = own[player]
+            cards = zones[key]
+        except (KeyError, TypeError):
+            count = count_own(c, zone, player)
+        else:
+            if key in slotted:
+                count = _count(c, key)
+            else:
+                count = len(cards)
+                g.work -= count
+                if g.work < 0:
+                    out_of_work()
+        if (count > 0) is held:
+            found.append(player)
+    return found
 
 
 def _compare_dice(c, first, second):
