@@ -391,41 +391,27 @@ def places_held(c, places, player, held):
     """`PLACES where count(own(item, PLAYER)) > 0` (`held`) or `= 0` (not `held`) of the places `_each` paid for, in
     one call (codegen.py fuses a `where` that tests only that): count_own's answer and work for each place in turn,
     without its call (a board game asks it of every place again and again)."""
-    g = c.g
-    own_keys, zones, slotted = g._own_keys, g.state["zones"], g._slotted
-    found = []
-    for place in places:
-        try:
-            key = own_keys[place][player]
-            cards = zones[key]
-        except (KeyError, TypeError):  # not a zone every player has, of a player: as count_own does
-            count = count_own(c, place, player)
-        else:
-            if key in slotted:
-                count = _count(c, key)
-            else:
-                count = len(cards)
-                g.work -= count
-                if g.work < 0:
-                    out_of_work()
-        if (count > 0) is held:
-            found.append(place)
-    return found
+    return _holding(c, places, player, held, True)
 
 
 def players_holding(c, players, zone, held):
     """`PLAYERS where count(own(ZONE, item)) > 0` (`held`) or `= 0` (not `held`): `places_held` with the player the
     item (how many players stand on a place)."""
+    return _holding(c, players, zone, held, False)
+
+
+def _holding(c, items, other, held, items_are_zones):
+    """The items whose `count_own(item, other)` (`items_are_zones`), else `count_own(other, item)`, is above 0
+    (`held`) or 0: each count worked out as count_own works it out, without its call."""
     g = c.g
-    own = g._own_keys.get(zone) if type(zone) is str else None
-    zones, slotted = g.state["zones"], g._slotted
+    own_keys, zones, slotted = g._own_keys, g.state["zones"], g._slotted
     found = []
-    for player in players:
+    for item in items:
         try:
-            key = own[player]
+            key = own_keys[item][other] if items_are_zones else own_keys[other][item]
             cards = zones[key]
-        except (KeyError, TypeError):
-            count = count_own(c, zone, player)
+        except (KeyError, TypeError):  # not a zone every player has, of a player: as count_own does
+            count = count_own(c, item, other) if items_are_zones else count_own(c, other, item)
         else:
             if key in slotted:
                 count = _count(c, key)
@@ -435,7 +421,7 @@ def players_holding(c, players, zone, held):
                 if g.work < 0:
                     out_of_work()
         if (count > 0) is held:
-            found.append(player)
+            found.append(item)
     return found
 
 
