@@ -59,7 +59,7 @@ def _label_before(self, value, player=None) -> str:
 
 
 def text_names_before(game) -> dict[str, str]:
-    """The action ids' and card ids' names alone: what `_id_names` held before."""
+    """The action ids' and card ids' names alone: what `Table._id_names` held before (now `_text_names`)."""
     return id_names(game.rules)
 
 
@@ -196,10 +196,10 @@ def test_a_text_is_named_from_one_dict_kept_per_layout():
     rules = load(CONTENT / "paleo-a-new-beginning")
     game, other = Game.new(rules, 3, 0), Game.new(rules, 3, 1)
     names = text_names(rules, game.layout)
-    assert game._id_names is names is other._id_names is game.clone()._id_names
+    assert game._text_names is names is other._text_names is game.clone()._text_names
     assert set(game.state["zones"]) <= set(names)  # every zone key of the state
     key = next(iter(game.state["zones"]))
-    game._id_names = {"Action ": "named"}
+    game._text_names = {"Action ": "named"}
     assert game.label("Action ") == "named"
     assert game.label(key) == key  # not read from the zones' names nor the state any more
 

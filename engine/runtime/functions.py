@@ -313,8 +313,8 @@ def _room(c, zone):
     g = c.g
     try:
         key = g._own_keys[zone][c.me]
-    except (KeyError, TypeError):  # a zone's key, another value, or `me` no player: as before
-        return _room_read(c, zone)
+    except (KeyError, TypeError):  # a zone's key, another value, or `me` no player: zone_key's answer or error
+        return room(g, g.zone_key(zone, c.me))
     if key not in g._slotted:
         cap = g._capacity.get(key)
         if cap is not None:  # a place: its capacity less the cards of every player's zone of its id
@@ -323,25 +323,6 @@ def _room(c, zone):
         if key in g._zone_defs:  # no limit: as many as the game has cards
             return len(g._card_defs)
     return room(g, key)
-
-
-def _room_read(c, zone):
-    """`_room` of any zone but `me`'s zone of an id every player has."""
-    g = c.g
-    if type(zone) is str:  # Table.zone_key's commonest answers without its call: a zone's key, `me`'s zone of an id
-        zones = g.state["zones"]
-        if zone in zones:
-            key = zone
-        else:
-            own = g._own_keys.get(zone)
-            key = own.get(c.me) if own is not None else None
-            if key is None:
-                return room(g, g.zone_key(zone, c.me))
-        cap = g._capacity.get(key)
-        if cap is not None and key not in g._slotted:  # places.room's commonest answer without its call: a place
-            return max(0, cap - sum(map(len, map(zones.__getitem__, g.layout.place[key]))))
-        return room(g, key)
-    return room(g, g.zone_key(zone, c.me))
 
 
 _NO_KEY = object()

@@ -340,6 +340,6 @@ _BOUND_TABLES = (
     "_own_keys",
     "_card_defs",
     "_card_names",
-    "_id_names",
+    "_text_names",
     "_counter_limits",
 )

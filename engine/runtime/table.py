@@ -61,7 +61,7 @@ class Table:
     _own_keys: dict[str, dict[str, str]]
     _card_defs: list[dict]
     _card_names: list[str]
-    _id_names: dict[str, str]  # what `label` calls a text: a zone key's or zone id's name, else an action's or card's
+    _text_names: dict[str, str]  # what `label` calls a text: a zone key's or zone id's name, else an action's or card's
     _counter_limits: dict[str, tuple]
     sight_masks: dict[str, int | None]  # who sees a zone's cards by the zone alone (log_words._zone_sight)
     # A copy of the state as it is now that nothing changes while the next answer is played (a bot's imagined deal,
@@ -82,7 +82,7 @@ class Table:
         self._own_keys = layout.own
         self._card_defs = cards_by_number(self.rules)
         self._card_names = card_names(self.rules)
-        self._id_names = text_names(self.rules, layout)
+        self._text_names = text_names(self.rules, layout)
         self._counter_limits = counter_limits(self.rules)
         self.sight_masks = {}  # filled by log_words._zone_sight as zones are met
 
@@ -439,7 +439,7 @@ class Table:
 
     def label(self, value, player=None) -> str:
         if type(value) is str:  # the commonest: a zone's name, an action's or a card's, else the text
-            name = self._id_names.get(value)  # (`text_names`: one lookup, not one a table)
+            name = self._text_names.get(value)  # (`text_names`: one lookup, not one a table)
             return name if name is not None else value
         if type(value) is int:  # a number in a line of words (not a bool: its type is bool)
             return str(value)

@@ -1082,7 +1082,7 @@ class ChooseSecretly(VerbStep):
         told = []  # whoever cannot see it
         of_cards = self.of_cards
         names = g._card_names  # `card_label(card, None)`, without its call
-        text_names = g._id_names  # (table.text_names)
+        text_names = g._text_names  # (table.text_names)
         for p, v in told_of:
             if of_cards and type(v) is int:
                 told.append([p, names[v], seen_by(g, v)])
