@@ -61,6 +61,9 @@ class GreedyAgent:
         for deal in range(self.rollouts):
             imagined = model(deal) if deal else model()  # one imagined deal, tried once per option
             at_menu = imagined.pending["kind"] == "action"
+            # the imagined game's legal answers, worked out once for every option's copy (each copies the same
+            # decision): an option among them is taken as `apply` takes it, without its checks again per option
+            legal_here = imagined._legal_now(imagined.pending, me) if _answers_unchecked(imagined, me) else ()
             if not deal:
                 pending = imagined.pending  # read before the last option uses the imagined game up
                 acting = pending["kind"] == "action" and sum(imagined.turn["used"].values()) < self.TIED_ACTIONS
@@ -72,7 +75,10 @@ class GreedyAgent:
                 game.log = _unread_log  # nobody reads the log of a game thrown away: its lines are not kept (Table.log)
                 if number < last and at_menu:  # the deal is left as it is until the last option: the action
                     game.undo_base = imagined.state  # chosen keeps it as its undo snapshot, with no copy of its own
-                game.apply(option, me)
+                if option in legal_here:
+                    game._take(me, option)  # (Game.apply, its checks passed: a legal answer of this player's)
+                else:
+                    game.apply(option, me)  # (raises as ever for an option not legal here)
                 self._rollout(game, me)
                 totals[number] += game.projected_margin(me, in_place=True)  # (scoring.py) the game is thrown away
         best_value = max(totals)
@@ -119,6 +125,13 @@ class GreedyAgent:
                 after = pending = state["pending"]
                 if after is None or after["kind"] != kind:
                     break
+
+
+def _answers_unchecked(game, player) -> bool:
+    """Whether `game.apply(option, player)` of a legal option is `game._take(player, option)`: the player must answer
+    the pending decision, is no chance, and no answers are counted (an imagined game's, as `Game.clone` makes it)."""
+    pending = game.state["pending"]
+    return pending is not None and player in pending["by"] and player != CHANCE and game.max_answers_per_turn is None
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

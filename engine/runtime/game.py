@@ -67,17 +67,31 @@ class Game(Table):
         self.menus_for: str | None = None
         # made here, though their classes' defaults say the same, so that every game holds the same attributes in
         # the same order from the start: CPython then keeps them in one shared layout and reads them fast (an
-        # attribute first set later, in play or in clones alone, gives that game an ordinary dict)
+        # attribute first set later, in play or in clones alone, gives that game an ordinary dict). It lays out 29
+        # names at most, for all the games made: these 28, and the `log` a bot's imagined games are given
+        # (agents.GreedyAgent), which then stay in place too (the seats' bits are the layout's: log_words.seat_bits)
         self.settled = None
         self.undo_base = None
-        self._seat_bits = None  # (log_words.seat_bits)
         self._log_lines = None  # (log_words.lines_for)
 
     def _take_tables(self, source: Game) -> None:
         """`bind_tables` for a clone (same seating, same zones): the source's tables, its zone masks included. A zone's
         mask is worked out from the seating and the zone's rule alone (log_words._zone_sight), both the clone's as
-        they are its source's: a mask one game works out serves all its copies, not worked out again in each."""
-        vars(self).update(zip(_BOUND_TABLES, map(vars(source).__getitem__, _BOUND_TABLES), strict=True))
+        they are its source's: a mask one game works out serves all its copies, not worked out again in each.
+        Set one by one, in `bind_tables`' order, neither game's `__dict__` read: reading it makes CPython keep the
+        game's attributes in a dict of their own, whose every read is then some times slower (vars() did so)."""
+        self.layout = source.layout
+        self._zone_defs = source._zone_defs
+        self._slotted = source._slotted
+        self._capacity = source._capacity
+        self._sight = source._sight
+        self._zone_names = source._zone_names
+        self._zone_owner = source._zone_owner
+        self._own_keys = source._own_keys
+        self._card_defs = source._card_defs
+        self._card_names = source._card_names
+        self._text_names = source._text_names
+        self._counter_limits = source._counter_limits
         self.sight_masks = source.sight_masks
 
     # ------------------------------------------------------------------ creating, saving, copying
@@ -328,7 +342,8 @@ class Game(Table):
     fail = undo.fail  # undo the current action: it cannot be done this way
 
 
-# what Table.bind_tables sets that is the same for every game of a pack and seating (Game._take_tables)
+# what Table.bind_tables sets that is the same for every game of a pack and seating: Game._take_tables sets each, in
+# this order (tests/test_runtime_speed_t_greedy_look_ahead.py holds the two to the same names)
 _BOUND_TABLES = (
     "layout",
     "_zone_defs",

@@ -39,18 +39,20 @@ def determinized(g, player, seed: int):
     copy = g.clone()
     rnd = random.Random(seed)
     state = copy.state
-    # (home deck, seat[, back seen]): the runs of places (zone key, first place, how many) whose cards trade places
-    groups: dict[tuple, list[tuple[str, int, int]]] = {}
-    for home, key, first, count in _unseen_runs(copy, player):
-        runs = groups.get(home)
+    # (home deck, seat[, back seen]): the runs of places whose cards trade places, each as `_unseen_runs` gives it
+    # (home, zone key, first place, how many)
+    groups: dict[tuple, list[tuple]] = {}
+    for run in _unseen_runs(copy, player):
+        runs = groups.get(run[0])
         if runs is None:
-            runs = groups[home] = []
-        runs.append((key, first, count))
+            groups[run[0]] = [run]
+        else:
+            runs.append(run)
     zones, loc = state["zones"], state["loc"]
     imagined: dict[int, int] = {}  # a true card -> the card imagined in its place, for the undo snapshot's re-deal
     for runs in groups.values():
         if len(runs) == 1:  # one run (a deck): its cards trade places among themselves, in the same zone
-            key, first, count = runs[0]
+            _, key, first, count = runs[0]
             cards = zones[key]  # (the copy's own list: `clone`)
             if count == len(cards):  # the whole zone: shuffled where it lies, with no slice taken and put back
                 true = cards[:] if state["attempt"] is not None else None
@@ -61,13 +63,21 @@ def determinized(g, player, seed: int):
                 shuffle(rnd, cards)
                 zones[key][first : first + count] = cards
         else:
-            cards = []
-            for key, first, count in runs:
-                cards += zones[key][first : first + count]
+            cards = []  # a run of one card (a hidden card in a hand, among cards of other homes) read and dealt alone
+            for _, key, first, count in runs:
+                if count == 1:
+                    cards.append(zones[key][first])
+                else:
+                    cards += zones[key][first : first + count]
             true = cards[:] if state["attempt"] is not None else None
             shuffle(rnd, cards)
             at = 0
-            for key, first, count in runs:
+            for _, key, first, count in runs:
+                if count == 1:
+                    card = zones[key][first] = cards[at]
+                    loc[card] = key
+                    at += 1
+                    continue
                 dealt = cards[at : at + count]
                 zones[key][first : first + count] = dealt
                 deque(map(loc.__setitem__, dealt, repeat(key, count)), 0)  # each card dealt there lies there (in C)

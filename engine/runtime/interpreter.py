@@ -196,16 +196,16 @@ def advance(g):
         pending = state["pending"]
         if pending is not None:
             by = pending["by"]
-            # one option, one player and no dead end known: its one option is live, answered as below at once
-            if (
-                len(pending["options"]) == 1
-                and len(by) == 1
-                and not state["dead"]
-                and pending["kind"] not in _ASKED_ALWAYS
-                and by[0] != CHANCE
-            ):
-                answer(g, by[0], 0)
-                continue
+            # one option, one player and no dead end known: its one option is live, answered as below at once; on a
+            # menu (asked all the same, by one player: no answer kept) nothing more is worked out: a bot's look-ahead
+            # stops so at each other player's menu (driver._main)
+            if len(pending["options"]) == 1 and len(by) == 1 and not state["dead"]:
+                kind = pending["kind"]
+                if kind not in _ASKED_ALWAYS and by[0] != CHANCE:
+                    answer(g, by[0], 0)
+                    continue
+                if kind == "action":
+                    return
             live, legal = g._live_now(pending)  # live_options, once per decision (Game._live_now)
             if not live:
                 if state["attempt"] is not None:

@@ -51,6 +51,7 @@ class ZoneLayout:
             if zone.get("owner") == "player"
         }
         self.key_lists = {zone_id: tuple(keys_of(rules, players, zone_id)) for zone_id in zones}
+        self.seat_bits = {p: 1 << i for i, p in enumerate(players)}  # each seat's bit in a mask (log_words.seat_bits)
         self._unseen: dict[str, tuple[tuple[str, bool], ...]] = {}  # unseen_zones, by player
 
     def unseen_zones(self, player) -> tuple[tuple[str, bool], ...]:

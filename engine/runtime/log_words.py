@@ -39,11 +39,9 @@ MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")  # and "gives <s
 
 # ------------------------------------------------------------------------------------------- who sees
 def seat_bits(g) -> dict:
-    """Each seat's bit in a mask (P1 is 1, P2 is 2, P3 is 4, ...), kept on the game."""
-    bits = g.__dict__.get("_seat_bits")
-    if bits is None:
-        bits = g.__dict__["_seat_bits"] = {p: 1 << i for i, p in enumerate(g.state["players"])}
-    return bits
+    """Each seat's bit in a mask (P1 is 1, P2 is 2, P3 is 4, ...), of the seating's layout (only read): not kept on the
+    game, whose attributes are as few as CPython lays out in place for every game (Game.__init__)."""
+    return g.layout.seat_bits
 
 
 def _zone_sight(g, zone: str):
@@ -385,9 +383,9 @@ def lines_for(g, reader) -> list[str]:
     the new entries are worded: the log only grows, except when an undone action cuts it back (a new
     list), which starts the wording again."""
     log = g.state["log"]
-    cache = g.__dict__.get("_log_lines")
+    cache: tuple[list, dict] | None = getattr(g, "_log_lines", None)  # (as `seat_bits`: not through `g.__dict__`)
     if cache is None or cache[0] is not log:
-        cache = g.__dict__["_log_lines"] = (log, {})
+        cache = g._log_lines = (log, {})
     lines, upto = cache[1].get(reader, ((), None))
     done = len(lines)
     if done > len(log) or (done and log[done - 1] is not upto):  # cut back or changed in place

@@ -26,7 +26,15 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
     scores = (state["result"] or {}).get("scores") if over else None
     if not over and counter:
         players = state["players"]
-        now = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True))
+        # the counters as they are now, for the score before the end scoring should it not finish (seldom): each
+        # owner's copied in C, the score read from them only when needed (`_scores_then`)
+        counters = state["counters"]
+        try:
+            then = dict(zip(counters, map(dict.copy, counters.values()), strict=True)) if "table" in counters else None
+        except TypeError:  # (counters not kept in dicts: a state built by hand)
+            then = None
+        if then is None:  # read now, as ever
+            now = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True))
         finished = g if in_place else g.clone()
         finished.work = WORK_BUDGET
         finished.scores_only = True  # no winners worked out (driver._result)
@@ -39,7 +47,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
             scores = (state["result"] or {}).get("scores")
         except (ContentError, GameError):
             pass
-        scores = scores or now
+        scores = scores or (_scores_then(then, players, counter) if then is not None else now)
     if not scores:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
     if fewest:  # `result: least`: the fewest points are the best, so a margin counts them down
@@ -55,6 +63,17 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         winners = g.state["result"]["winners"]
         margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
     return margin
+
+
+def _scores_then(counters: dict, players: list, counter: str) -> dict:
+    """Each player's `counter` read from `counters` (owner -> counters, copied before the end scoring) as
+    `Table.counter` reads it: the player's own, else the table's shared one, else 0."""
+    table = counters["table"]
+    scores = {}
+    for player in players:
+        values = counters.get(player)
+        scores[player] = values[counter] if values is not None and counter in values else table.get(counter, 0)
+    return scores
 
 
 def _margin_plan(rules) -> tuple:
