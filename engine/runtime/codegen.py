@@ -998,7 +998,7 @@ class ExpressionCompiler:
         getter = self._bind("F", name, functions.field_getter(name))
         plain = f"{getter}(g, {value})"
         if not _READ_TWICE.match(value):
-            return plain
+            return self._worked_out_field_read(name, value, getter, shared) or plain
         if value == "c.me":  # a player (or, in a hand-made context, anything): the getter reads a counter first
             counter = f"g.counter(c.me, {name!r})"
             owner = _counter_kept_by(self.rules, name)
@@ -1025,6 +1025,19 @@ class ExpressionCompiler:
         read = self._bind("T", name, values)
         fast = f"list({read}[{value}])" if copied and not shared else f"{read}[{value}]"
         return f"({fast} if type({value}) is int and 0 <= {value} < {len(values)} else {plain})"
+
+    def _worked_out_field_read(self, name: str, value: str, getter: str, shared: bool) -> str | None:
+        """A printed field of a value worked out first (`picks[n].id`): kept in a Python variable and read from the
+        pack's table as a variable's is (`_field_read`), the getter called for anything but a card number. None
+        inside a comprehension's first iterable (no `:=` there) or for a field that changes in play."""
+        table = functions.static_field_table(self.rules, name) if not self.in_iterable else None
+        if table is None:
+            return None
+        values, copied = table
+        read = self._bind("T", name, values)
+        kept = self._temporary()
+        fast = f"list({read}[{kept}])" if copied and not shared else f"{read}[{kept}]"
+        return f"({fast} if type({kept} := {value}) is int and 0 <= {kept} < {len(values)} else {getter}(g, {kept}))"
 
     def _x_index(self, node):
         return f"_index(g, {self.src(node[2])}, {self.src(node[3])})"
@@ -1060,10 +1073,45 @@ class ExpressionCompiler:
             helper = "_add" if op == "+" else "_sub"
             if self._whole_number(left) and self._whole_number(right):
                 return f"({a} {op} {b})"  # two numbers of Python's `int`: what the helper answers first
+            if left[0] == "num" or right[0] == "num":  # `n + 1`: the helper's first answer, tested without its call
+                inline = self._both_int(left, a, right, b)
+                if inline is not None:
+                    (a, b), test = inline
+                    return f"({a} {op} {b} if {test} else {helper}(g, {a}, {b}))"
             return f"{helper}(g, {a}, {b})"
         if op == "*":
-            return f"_mul({a}, {b}, {self.key!r}, {int(node[1])})"
+            helper = f"_mul({{}}, {{}}, {self.key!r}, {int(node[1])})"
+            inline = self._both_int(left, a, right, b)
+            if inline is not None:  # two `int`s within the bounds: `_mul`'s answer without its call
+                (a, b), test = inline
+                product = self._temporary()
+                bound = f"{-MAX_INT} <= ({product} := {a} * {b}) <= {MAX_INT}"
+                return f"({product} if {test} and {bound} else {helper.format(a, b)})"
+            return helper.format(a, b)
         return f"_div({a}, {b})" if op == "/" else f"_mod({a}, {b})"
+
+    def _both_int(self, left, a: str, right, b: str):
+        """((a, b), test) for an operation whose helper answers two `int`s at once: each side worked out once, left
+        first (a Python variable keeps one that is not one already), and the test that both are `int`, which works
+        out both sides whatever the first is (`&`: the helper's sides are both set should it fail). None inside a
+        comprehension's first iterable, where `:=` is refused, for a side that needs a variable."""
+        sides, tests = [a, b], []
+        for n, (node, source) in enumerate(((left, a), (right, b))):
+            if node[0] == "num":
+                continue
+            if n == 1 and source == a and left[0] != "num":  # `x * x`: the same side, worked out once
+                sides[1] = sides[0]
+                continue
+            if not _READ_TWICE.match(source):
+                if self.in_iterable:
+                    return None
+                kept = sides[n] = self._temporary()
+                source = f"({kept} := {source})"
+                sides[n] = kept
+            tests.append(f"type({source}) is int")
+        if not tests:
+            return None
+        return (sides[0], sides[1]), " & ".join(f"({test})" for test in tests) if len(tests) > 1 else tests[0]
 
     def _x_cmp(self, node):
         _, _, op, left, right = node

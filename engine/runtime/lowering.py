@@ -71,6 +71,7 @@ RETURNS_NOTHING = {
     )
 }
 INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
+INLINED_STOPS = True  # a verb that pushed an effect or asks a decision stops the run without `stopped` (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
@@ -289,10 +290,26 @@ class _Lowering:
         kind = type(verb)
         if getattr(verb.run, "__func__", None) is not RETURNS_NOTHING.get(kind):
             run = self._bind("V", pc, verb.run)
+            if not INLINED_STOPS:
+                return lambda correction: [
+                    f"pc = {pc}",
+                    f"out = {run}(g, c, frame)",
+                    f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
+                ]
+            # `stopped` without its call for a verb that pushed an effect ("yield") or asks a decision, the commonest
             return lambda correction: [
                 f"pc = {pc}",
                 f"out = {run}(g, c, frame)",
-                f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
+                "if out is not None:",
+                f"    state['steps'] = steps - {correction}",
+                "    if out == 'yield':",
+                f"        frame['pc'] = {pc + 1}",
+                "    elif out == 'fail':",
+                f"        return stopped(g, frame, c, CODE, {pc}, out)",
+                "    else:",
+                f"        frame['pc'] = {pc}",
+                "        state['pending'] = out",
+                "    return True",
             ]
         inline = _INLINED.get(kind) if INLINING else None
         lines = inline(self, pc, verb) if inline is not None else None
