@@ -299,7 +299,8 @@ def _in_play_from_before(self, player):
 
 
 def _move_before(self, card, target, slot=None):
-    """Table.move before (the same work, the location read twice)."""
+    """Table.move before (the same work, the location read twice), the lists the undo snapshot holds copied on write
+    as since (test_runtime_speed_zu_snapshot)."""
     state = self.state
     if self.held_memo:
         self.held_memo = {}
@@ -308,11 +309,15 @@ def _move_before(self, card, target, slot=None):
         places.check_capacity(self, target, source)
     zones, slotted, known_zones = state["zones"], self._slotted, self._zone_defs
     cards = zones[source]
+    if self.sharing_snapshot is not None and cards is self.sharing_snapshot["zones"].get(source):
+        cards = zones[source] = cards.copy()
     if source in slotted if source in known_zones else self.slotted(source):
         cards[cards.index(card)] = None
     else:
         cards.remove(card)
     dest = zones[target]
+    if self.sharing_snapshot is not None and dest is self.sharing_snapshot["zones"].get(target):
+        dest = zones[target] = dest.copy()
     if target in slotted if target in known_zones else self.slotted(target):
         if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
             dest[slot - 1] = card

@@ -405,15 +405,21 @@ def turn_plan(rules) -> TurnPlan:
         return plan
 
 
-# kept in the undo snapshot as they are, not copied: the pack's parameters (fixed for the game) and the menu just
-# answered (a decision, once answered, is replaced, never changed: it is only offered again by an undo, as it was)
-_SHARED_BY_SNAPSHOT = ("params", "pending")
+# kept in the undo snapshot as they are, not copied: the pack's parameters (fixed for the game), the menu just
+# answered (a decision, once answered, is replaced, never changed: it is only offered again by an undo, as it was), the
+# turn and the actions used (start_action gives the state new maps of them, as it is the one to change them); the zones
+# and the counters are the state's lists and maps in a map of the snapshot's own, copied when they are changed
+# (Table.sharing_snapshot); so are the seats that know where a card lies (`known`), whose lists are never changed,
+# only replaced (log_words.remember) or dropped
+_SHARED_BY_SNAPSHOT = ("params", "pending", "turn", "used", "zones", "counters", "known")
 _LEFT_OUT_OF_SNAPSHOT = ("log", "history", "dead", "undone", "attempt")  # kept by undo.fail as they are at the fail
 
 
 def start_action(g, action_id, pending, answer):
     """Begin an action chosen from the turn's menu, keeping a copy of the state to return to if it
-    turns out to be impossible the way it is being done (see Game.fail)."""
+    turns out to be impossible the way it is being done (see Game.fail). The copy shares with the state what the
+    action cannot change in place unseen: its largest parts are copied as the action changes them, not all of them
+    here (issue 16)."""
     state: State = g.state
     me = state["turn"]["player"]
     base, g.undo_base = g.undo_base, None  # (Table.undo_base) good for this very answer only
@@ -427,8 +433,20 @@ def start_action(g, action_id, pending, answer):
             snap.pop(key, None)
     else:
         snap = copy_state(state, shared=_SHARED_BY_SNAPSHOT, skip=_LEFT_OUT_OF_SNAPSHOT)
+        snap["zones"] = state["zones"].copy()  # (the lists copied on write: Table.move)
+        snap["counters"] = state["counters"].copy()  # (Table.set_counter)
+        known = state.get("known")  # (None: a game saved before players' knowledge was kept)
+        if known is not None:
+            snap["known"] = known.copy()
     snap["pending"] = pending
     snap["attempt"] = None
+    if base is None:
+        g.sharing_snapshot = snap  # (a base shares nothing with the state: the snapshot before it may still)
+    # the maps this start changes are new ones in the state, the snapshot keeps those the state held: no map that any
+    # snapshot holds is changed again (the action's count, then the turn's `acted` and `closing`, go in the new ones)
+    turn, used = state["turn"], state["used"]
+    state["turn"] = {**turn, "used": turn["used"].copy()}
+    state["used"] = {**used, me: used[me].copy()}
     state["attempt"] = {
         "snap": snap,
         "log": len(state["log"]),

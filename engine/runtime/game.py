@@ -69,10 +69,11 @@ class Game(Table):
         # the same order from the start: CPython then keeps them in one shared layout and reads them fast (an
         # attribute first set later, in play or in clones alone, gives that game an ordinary dict). It lays out 29
         # names at most, for all the games made: these 28, and the `log` a bot's imagined games are given
-        # (agents.GreedyAgent), which then stay in place too (the seats' bits are the layout's: log_words.seat_bits)
+        # (agents.GreedyAgent), which then stay in place too (the seats' bits are the layout's: log_words.seat_bits;
+        # the log's worded lines are kept beside the game: log_words.lines_for)
         self.settled = None
         self.undo_base = None
-        self._log_lines = None  # (log_words.lines_for)
+        self.sharing_snapshot = None  # (Table.sharing_snapshot: a new, loaded or cloned game's state is its own)
 
     def _take_tables(self, source: Game) -> None:
         """`bind_tables` for a clone (same seating, same zones): the source's tables, its zone masks included. A zone's

@@ -23,6 +23,7 @@ Entries of `state["log"]` (all plain lists):
 from __future__ import annotations
 
 import copy
+from weakref import WeakKeyDictionary
 
 from .counter_visibility import change_line
 from .functions import option_words
@@ -378,14 +379,19 @@ def worded(g, entry: list) -> list:
     return [public, own] if own else [public]
 
 
+# game -> (its log, reader -> (lines worded, the last entry worded)): kept beside the game, not on it, whose attributes
+# stay as few as CPython lays out in place (Game.__init__); gone with the game
+_WORDED: WeakKeyDictionary[object, tuple[list, dict]] = WeakKeyDictionary()
+
+
 def lines_for(g, reader) -> list[str]:
     """Every line of the log as `reader` reads it. Worded lines are kept per reader on the game and only
     the new entries are worded: the log only grows, except when an undone action cuts it back (a new
     list), which starts the wording again."""
     log = g.state["log"]
-    cache: tuple[list, dict] | None = getattr(g, "_log_lines", None)  # (as `seat_bits`: not through `g.__dict__`)
+    cache = _WORDED.get(g)
     if cache is None or cache[0] is not log:
-        cache = g._log_lines = (log, {})
+        cache = _WORDED[g] = (log, {})
     lines, upto = cache[1].get(reader, ((), None))
     done = len(lines)
     if done > len(log) or (done and log[done - 1] is not upto):  # cut back or changed in place

@@ -74,7 +74,7 @@ def slide(g, key: str, source: str | None) -> list[int]:
     the end, in slot order, from the top of `source`. Returns the cards that came in."""
     if not g.slotted(key):
         raise ContentError(f"`slide` needs a row with slots; {g.zone_name(key)} is not one", code="X113")
-    cards = g.state["zones"][key]
+    cards = g.own_zone(key)
     kept = [x for x in cards if x is not None]
     cards[:] = kept + [None] * (len(cards) - len(kept))
     if g.held_memo:

@@ -30,7 +30,7 @@ from .layout import (
 )
 from .log_words import lines_for
 from .places import capacity_of, check_capacity
-from .state import SETUP_STAGES, card_counter_max
+from .state import SETUP_STAGES, card_counter_max, plain_copy
 
 if TYPE_CHECKING:  # for the annotations only: importing the rules here would load the compiler early
     from .rng import Streams
@@ -68,6 +68,13 @@ class Table:
     # agents.GreedyAgent): an action that answer starts keeps it as its undo snapshot instead of copying the state
     # again (driver.start_action, which takes it for that answer only). None: the snapshot is a copy.
     undo_base: State | None = None
+    # The undo snapshot driver.start_action last took by a copy, which shares the state's zone lists and the owners'
+    # maps of counters instead of copying them (most of them an action does not change): a list or map of the state
+    # that is that snapshot's too is copied before it is changed (`own_zone`, `_own_counters`, and `move` and
+    # `set_counter` without their calls), so the snapshot keeps what it held. Every one the state shares with any
+    # snapshot is that snapshot's: only start_action shares them, and a state put back by an undo, loaded or cloned
+    # holds its own. None: nothing shared.
+    sharing_snapshot: dict[str, Any] | None
 
     def bind_tables(self):
         """Look up this game's zone and card tables (Game.__init__ calls it: a new, cloned or loaded game)."""
@@ -253,6 +260,9 @@ class Table:
         if high is not None:
             value = min(high, value)
         held = self.state["counters"][owner]
+        sharing = self.sharing_snapshot
+        if sharing is not None and held is sharing["counters"].get(owner):
+            held = self._own_counters(owner)
         old = held.get(counter_id, 0)
         if type(old) is int:  # the commonest: one number (`_set_one` without its call)
             if value < old and monotonic:
@@ -278,7 +288,7 @@ class Table:
         high = spec.get("max")
         if high is not None:
             value = min(int(high), value)
-        held = self.state["counters"][owner]
+        held = self._own_counters(owner)
         if key is None:
             old = held.get(counter_id, 0)
             if type(old) is int:  # the commonest: one number (`_set_one` without its call)
@@ -287,6 +297,15 @@ class Table:
                 held[counter_id] = value
                 return value - old
         return self._set_keyed(spec, counter_id, held, value, key)
+
+    def _own_counters(self, owner) -> dict:
+        """The state's map of `owner`'s counters, to set a number of it: a copy of it first (a deep one: a counter with
+        `keys` holds a map) if the undo snapshot holds that very map (`sharing_snapshot`)."""
+        counters, sharing = self.state["counters"], self.sharing_snapshot
+        held = counters[owner]
+        if sharing is not None and held is sharing["counters"].get(owner):
+            held = counters[owner] = plain_copy(held)
+        return held
 
     def _set_keyed(self, spec, counter_id, held, value, key) -> int:
         """`set_counter` of a counter with `keys` (at `key`, else at every key), or of a value of another kind."""
@@ -315,13 +334,19 @@ class Table:
         # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
         if (target in self._capacity or target not in known_zones) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
-        zones, slotted = state["zones"], self._slotted
+        zones, slotted, sharing = state["zones"], self._slotted, self.sharing_snapshot
         cards = zones[source]
+        if sharing is not None:  # (`own_zone` without its call)
+            sharing = sharing["zones"]
+            if cards is sharing.get(source):
+                cards = zones[source] = cards.copy()
         if source in slotted if source in known_zones else self.slotted(source):  # (`slotted` without its call)
             cards[cards.index(card)] = None
         else:
             cards.remove(card)
         dest = zones[target]
+        if sharing is not None and dest is sharing.get(target):
+            dest = zones[target] = dest.copy()
         if target in slotted if target in known_zones else self.slotted(target):
             if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
                 dest[slot - 1] = card
@@ -342,6 +367,15 @@ class Table:
         if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
             known.pop(str(card), None)
 
+    def own_zone(self, key: str) -> list:
+        """The state's list of the cards of zone `key`, to change in place: a copy of it first if the undo snapshot
+        holds that very list (`sharing_snapshot`)."""
+        zones, sharing = self.state["zones"], self.sharing_snapshot
+        cards = zones[key]
+        if sharing is not None and cards is sharing["zones"].get(key):
+            cards = zones[key] = cards.copy()
+        return cards
+
     def refill(self, key: str) -> bool:
         """Rebuild an empty deck from its `refill_from` zone, shuffled. Whether any card came back."""
         source = self.zone_def(key).get("refill_from")
@@ -355,7 +389,7 @@ class Table:
             return False
         for card in cards:
             self.move(card, key)
-        self.rng.shuffle(f"shuffle:{key}", self.state["zones"][key])
+        self.rng.shuffle(f"shuffle:{key}", self.own_zone(key))
         self.log(f"{self.zone_name(source_key)} is shuffled to form a new {self.zone_name(key)}")
         return True
 

@@ -553,7 +553,7 @@ class Shuffle(VerbStep):
             for card in [x for x in g.state["zones"][zone] if x is not None]:
                 g.move(card, target)
             zone = target
-        g.rng.shuffle(f"shuffle:{zone}", g.state["zones"][zone])
+        g.rng.shuffle(f"shuffle:{zone}", g.own_zone(zone))
         forget_all(g, g.state["zones"][zone])  # nobody knows any more where in it a card lies
         g.log(f"{g.zone_name(zone)} is shuffled")
 
