@@ -128,12 +128,14 @@ def test_too_few_jokers_to_stand_for_an_item_sum_no_shortfalls(monkeypatch):
 
 
 class _AnyCompiler(exists.ExistsCompiler):
-    """exists.py's compiler as before this step: "has it an item?" of a cached `where` as `any(...)` over it."""
+    """exists.py's compiler as before this step: "has it an item?" of a cached `where` as `any(...)` over it (nor
+    as one call of functions.some_payable, a later step: test_runtime_speed_zu_menu_loops.py)."""
 
     def where_parts(self, node):
         parts = super().where_parts(node)
         for key in [key for key, where in self._wheres.items() if where[3] is None]:
             del self._wheres[key]
+        self.exists_calls.clear()
         return parts
 
 

@@ -499,6 +499,7 @@ class ExpressionCompiler:
         self._reads_known: dict[tuple[int, int], tuple[list, int]] = {}
         self.read_only = None  # the argument being made for a built-in that only reads it (`_read_only`)
         self._wheres: dict[tuple[str, str], tuple] = {}  # (loops, test) of each `where` made: its parts (`statements`)
+        self.exists_calls: dict[tuple[str, str], str] = {}  # (loops, test) of a `where`: "has it an item?" in a call
 
     def compile(self, node, per_item: bool = False):
         """`per_item`: a function of the context and one item, `item` bound to it (as inside `where`): how a
@@ -760,15 +761,9 @@ class ExpressionCompiler:
             if membership is not None:  # the arguments of `_each(g, SOURCE, WEIGHT, KEY, AT)`, then VALUE: one call
                 return f"_matches(g, {membership[0]}, {membership[1]})"
         if name in functions.BUILTINS:
-            bare = functions.NAME_ARGS.get(name, ())
-            counters = _COUNTER_ARGS.get(name, ())
 
             def argument(i, a):
-                if i in bare and a[0] == "name" and a[2] not in self.scope:
-                    return repr(a[2])
-                if i in counters:
-                    return self.counter_name(a)
-                return self._read_only(a) if (name, i) in _READ_ONLY_ARGS else self.src(a)
+                return self._builtin_argument(name, i, a)
 
             if self._count_own(name, args):
                 zone, player = args[0][3]
@@ -794,6 +789,15 @@ class ExpressionCompiler:
         if name in self.rules.zones:
             return f"('{self._ident(name)}:%s' % ({parts[0]},))"
         raise ContentError(f"unknown function `{name}`", self.key, at, code="X502")
+
+    def _builtin_argument(self, name: str, i: int, node) -> str:
+        """Source of the argument `node` at position `i` of the built-in `name`: a bare word where the built-in takes
+        one, a counter's name where it expects a counter, a printed list uncopied where it only reads it."""
+        if i in functions.NAME_ARGS.get(name, ()) and node[0] == "name" and node[2] not in self.scope:
+            return repr(node[2])
+        if i in _COUNTER_ARGS.get(name, ()):
+            return self.counter_name(node)
+        return self._read_only(node) if (name, i) in _READ_ONLY_ARGS else self.src(node)
 
     @staticmethod
     def _count_own(name: str, args) -> bool:
@@ -1265,6 +1269,7 @@ class ExpressionCompiler:
             each = f"_each(g, {source}, {weight(node[3])}, {self.key!r}, {at})"
             loops = f"{loop.head()}for {item} in {each}"
             self._wheres[loops, whole] = (item, loop, source, weight(node[3]), at)
+            self._fused_exists(loops, whole, node[3], each)
             return item, loops, whole
         self.in_iterable += 1  # the kept tests go into the cache's `compute`, inside the first iterable
         try:
@@ -1293,8 +1298,64 @@ class ExpressionCompiler:
         rest = " and ".join(f"({t})" for t in rests) or "True"
         loops = f"{rest_loop.head()}for {item} in {items}"
         self._wheres[loops, rest] = (item, rest_loop, items, None, at)  # no cost: `_cached_where` pays
+        if hoisted == len(conjuncts) - 1:
+            self._fused_exists(loops, rest, conjuncts[-1], items)
         return item, loops, rest
 
+    def _fused_exists(self, loops: str, test: str, tested, items: str) -> None:
+        """Keeps in `exists_calls`, under the `where` made (its loops and test), "has it an item?" as one call of a
+        built-in's loop in functions.py, when the test its loop makes for each item (`tested`) has a shape that has
+        one: `can_pay(item.FIELD, ...)` (functions.some_payable), `lines_between(COUNTER, LOW, item) > 0`
+        (functions.some_line_above); `items` are the items it tests, paid for. Only for a `where` in no loop."""
+        if self.items or not HOISTING:
+            return
+        fused = self._payable_call(tested, items) or self._line_call(tested, items)
+        if fused is not None:
+            self.exists_calls[loops, test] = fused
+
+    def _payable_call(self, tested, items: str) -> str | None:
+        """`can_pay(item.FIELD, ZONE[, JOKER])` of the built-in itself, FIELD printed data, ZONE and JOKER the same for
+        every item (the loop keeps what `_can_pay_ready` makes of them, worked out after the first item's FIELD)."""
+        if tested[0] != "call" or tested[2] != "can_pay" or len(tested[3]) not in (2, 3):
+            return None
+        if functions.BUILTINS["can_pay"] is not functions._can_pay:
+            return None
+        cost, *later = tested[3]
+        if cost[0] != "field" or not self._is_item(cost[2]) or any(self._loop_reads(a, 1) for a in later):
+            return None
+        table = functions.static_field_table(self.rules, cost[3])
+        if table is None or cost[3] == "orientation":
+            return None
+        values = self._bind("T", cost[3], table[0])
+        getter = self._bind("F", cost[3], functions.field_getter(cost[3]))
+        ready = self._bind("R", "can_pay", functions._can_pay_ready)
+        arguments = ", ".join(self._builtin_argument("can_pay", i, a) for i, a in enumerate(later, start=1))
+        fused = self._bind("B", "some_payable", functions.some_payable)
+        return f"{fused}(c, {items}, {values}, {len(table[0])}, {getter}, lambda: {ready}(c, {arguments}))"
+
+    def _line_call(self, tested, items: str) -> str | None:
+        """`lines_between(COUNTER, LOW, item) > 0` (or `>= 1`, `!= 0`) of the built-in itself, COUNTER (a counter's name)
+        and LOW the same for every item and worked out before them without cost or failure (`_free`)."""
+        if tested[0] != "cmp" or tested[4][0] != "num" or (tested[2], int(tested[4][2])) not in _ABOVE_NONE:
+            return None
+        between = tested[3]
+        if between[0] != "call" or between[2] != "lines_between" or len(between[3]) != 3:
+            return None
+        if functions.BUILTINS["lines_between"] is not functions._lines_between:
+            return None
+        counter, low, high = between[3]
+        named = (
+            counter[0] == "name" and counter[2] not in self.scope and self.rules.categories.get(counter[2]) == "counter"
+        )
+        if not self._is_item(high) or not (named or self._free(counter)) or not self._free(low):
+            return None
+        fused = self._bind("B", "some_line_above", functions.some_line_above)
+        counter_src = self._builtin_argument("lines_between", 0, counter)
+        return f"{fused}(c, {items}, {counter_src}, {self._builtin_argument('lines_between', 1, low)})"
+
+
+# comparisons of a whole number N with a number that say "N > 0": (operator, number)
+_ABOVE_NONE = frozenset({(">", 0), (">=", 1), ("!=", 0)})
 
 # built-in functions with arguments worked out per item (`map(players, item.vp)`): their positions
 _PER_ITEM = {name: set(function.per_item) for name, function in FUNCTIONS.items() if function.per_item}

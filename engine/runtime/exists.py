@@ -73,6 +73,9 @@ class ExistsCompiler(ExpressionCompiler):
                 each, value = membership
                 return f"_holds(g, _each(g, {each}), {value})"
             _, loops, test = self.where_parts(node)
+            fused = self.exists_calls.get((loops, test))
+            if fused is not None:  # a test with a loop of its own in functions.py (codegen `_fused_exists`)
+                return fused
             return f"any(True {loops} if {test})"
         _, at, name, args = node
         direct = direct_function(self.rules, name, ExistsCompiler, len(args), exists=True)

@@ -167,6 +167,106 @@ def _can_pay_with(c, cost, ready):
     return spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare
 
 
+def some_payable(c, cards, costs, size, getter, make_ready) -> bool:
+    """Whether some card of `cards` can be paid: `count(CARDS where can_pay(item.FIELD, ZONE, JOKER)) > 0` in one call
+    (codegen fuses it, exists.py asks it: a menu asks whether any technology in sight is affordable). Each card's FIELD from
+    the pack's table `costs` (cards numbered below `size`), else from `getter`, read as the comprehension reads it;
+    `make_ready()` works out what `_can_pay_ready` makes of ZONE and JOKER once, after the first card's FIELD, as the
+    loop's kept value did; then `_can_pay_with`'s answer for each cost, stopping at the first card that can be paid,
+    from the cards' costs split once (`_payable_plan`: a cached `where` gives the same cards again and again), their
+    work charged at once when the budget covers it: the same answers, work and errors."""
+    plan = _payable_plans.get(id(cards))
+    if plan is None or plan[1] is not costs or plan[0] != cards:
+        return _some_payable_each(c, cards, costs, size, getter, make_ready)
+    ready = make_ready()  # (the cards of a plan are numbers of the table: reading their FIELD cannot fail first)
+    counts, joker, n, jokers_used, splits = ready
+    if plan[2] is not splits:  # another joker
+        return _some_payable_each(c, cards, costs, size, getter, make_ready, ready)
+    spent = 0
+    found = False
+    if not jokers_used:
+        for kinds, needs, _, length in plan[3]:
+            spent += length
+            if all(map(ge, map(counts.get, kinds, ZEROS), needs)):
+                found = True
+                break
+    else:
+        held = counts.get(joker, 0)
+        for kinds, needs, jokers_named, length in plan[3]:
+            spent += length
+            spare = held - jokers_named
+            if spare < n:
+                if spare >= 0 and all(map(ge, map(counts.get, kinds, ZEROS), needs)):
+                    found = True
+                    break
+            elif spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare:
+                found = True
+                break
+    g = c.g
+    if g.work < spent:  # the budget runs out on the way: where, and with what left, as card by card
+        return _some_payable_each(c, cards, costs, size, getter, make_ready, ready)
+    g.work -= spent
+    return found
+
+
+_PLANS_KEPT = 256  # lists of cards with their costs split (a pack has a few) before the table starts again
+_payable_plans: dict[int, tuple] = {}
+
+
+def _some_payable_each(c, cards, costs, size, getter, make_ready, ready=None) -> bool:
+    """`some_payable` card by card, as `_can_pay_with` answers each, its work charged per card, `ready` made after the
+    first card's FIELD if not given; then the costs of `cards` kept split (`_payable_plan`)."""
+    g = c.g
+    found = False
+    for card in cards:
+        cost = costs[card] if type(card) is int and 0 <= card < size else getter(g, card)
+        if ready is None:
+            ready = make_ready()
+        counts, joker, n, jokers_used, splits = ready
+        try:
+            kinds, needs, jokers_named = splits[cost]
+        except (KeyError, TypeError):
+            if _can_pay_unsplit(c, cost, ready):
+                found = True
+                break
+            continue
+        g.work -= len(cost)
+        if g.work < 0:
+            out_of_work()
+        if not jokers_used:
+            if all(map(ge, map(counts.get, kinds, ZEROS), needs)):
+                found = True
+                break
+            continue
+        spare = counts.get(joker, 0) - jokers_named
+        if spare < n:
+            if spare >= 0 and all(map(ge, map(counts.get, kinds, ZEROS), needs)):
+                found = True
+                break
+        elif spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare:
+            found = True
+            break
+    if ready is not None:
+        _payable_plan(cards, costs, size, ready[4])
+    return found
+
+
+def _payable_plan(cards, costs, size, splits) -> None:
+    """Keeps the costs of `cards` split (by `splits`, the joker's table: the items, how many of each, the joker items;
+    then the cost's length) with a copy of the cards, under the list's id (a list with other cards under that id is
+    told apart by the copy), when every card is a number of the table `costs` whose cost `splits` holds:
+    `some_payable` then reads them without a lookup per card."""
+    if type(cards) is not list or not all(type(card) is int and 0 <= card < size for card in cards):
+        return
+    try:
+        split = tuple((*splits[costs[card]], len(costs[card])) for card in cards)
+    except (KeyError, TypeError):
+        return
+    if len(_payable_plans) >= _PLANS_KEPT:
+        _payable_plans.clear()
+    _payable_plans[id(cards)] = (list(cards), costs, splits, split)
+
+
 def _can_pay_unsplit(c, cost, ready):
     """`_can_pay_with` for a cost not in the joker's table: answered by costs.cost_payable, then kept there."""
     g = c.g
@@ -236,6 +336,34 @@ def _lines_between(c, counter, low, high):
         if ordered is not None:  # the lines up to b less those up to a, found by halving
             return bisect_right(ordered, b) - bisect_right(ordered, a)
     return sum(1 for line in lines if a < line <= b)
+
+
+def some_line_above(c, players, counter, low) -> bool:
+    """Whether some player of `players` has a line of `counter` above `low`: `count(PLAYERS where lines_between(COUNTER,
+    LOW, item) > 0) > 0` in one call (codegen fuses it, exists.py asks it: a menu asks it of every opponent). The lines and
+    LOW's number are read once, at the first player (`_lines_between` read them first), each player's number as
+    Table.counter reads it, without its call; then `_lines_between`'s answer, stopping at the first player above a
+    line. No work is charged here, as none is there."""
+    g = c.g
+    counters = g.state["counters"]
+    lines = None
+    for high in players:
+        if lines is None:
+            lines = g.counter_lines(counter)
+            a = g.counter(low, counter)
+            ordered = _whole_lines(lines) if type(a) is int else None
+        values = counters.get(high)
+        b = values[counter] if values is not None and counter in values else counters["table"].get(counter, 0)
+        if type(a) is int and type(b) is int:
+            if a >= b:
+                continue
+            if ordered is not None:
+                if bisect_right(ordered, b) > bisect_right(ordered, a):
+                    return True
+                continue
+        if sum(1 for line in lines if a < line <= b) > 0:  # (counted as `_lines_between` counts: all compared)
+            return True
+    return False
 
 
 _WHOLE_LINES_KEPT = 256  # lists of lines kept (a pack has a few) before the table starts again
