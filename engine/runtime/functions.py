@@ -214,36 +214,16 @@ _payable_plans: dict[int, tuple] = {}
 
 
 def _some_payable_each(c, cards, costs, size, getter, make_ready, ready=None) -> bool:
-    """`some_payable` card by card, as `_can_pay_with` answers each, its work charged per card, `ready` made after the
-    first card's FIELD if not given; then the costs of `cards` kept split (`_payable_plan`)."""
+    """`some_payable` card by card, each answered by `_can_pay_with` (its work charged per card), `ready` made after the
+    first card's FIELD if not given; then the costs of `cards` kept split (`_payable_plan`). The first sight of a list,
+    another joker, or a budget that runs out on the way: the plan's loop is `_can_pay_with`'s lines for the rest."""
     g = c.g
     found = False
     for card in cards:
         cost = costs[card] if type(card) is int and 0 <= card < size else getter(g, card)
         if ready is None:
             ready = make_ready()
-        counts, joker, n, jokers_used, splits = ready
-        try:
-            kinds, needs, jokers_named = splits[cost]
-        except (KeyError, TypeError):
-            if _can_pay_unsplit(c, cost, ready):
-                found = True
-                break
-            continue
-        g.work -= len(cost)
-        if g.work < 0:
-            out_of_work()
-        if not jokers_used:
-            if all(map(ge, map(counts.get, kinds, ZEROS), needs)):
-                found = True
-                break
-            continue
-        spare = counts.get(joker, 0) - jokers_named
-        if spare < n:
-            if spare >= 0 and all(map(ge, map(counts.get, kinds, ZEROS), needs)):
-                found = True
-                break
-        elif spare >= 0 and sum(map(max, map(sub, needs, map(counts.get, kinds, ZEROS)), ZEROS)) * n <= spare:
+        if _can_pay_with(c, cost, ready):
             found = True
             break
     if ready is not None:
