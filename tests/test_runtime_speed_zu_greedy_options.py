@@ -25,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import random
+import subprocess
 import sys
 from collections import deque
 from itertools import repeat
@@ -493,6 +494,21 @@ def test_playing_cloning_and_logging_keep_a_games_attributes_in_place():
     shortcut is gone if this fails: `_take_tables` read both games' `vars()`, the log's caches `g.__dict__`, an
     imagined game's `log` was one name more than CPython lays out, and each read of an attribute of theirs took
     some times as long)."""
+    # in a fresh interpreter: CPython lays out the names any game of the process was ever given, so a test that gives
+    # one game a name of its own (as some here do) leaves less room for the games of every later test
+    checked = subprocess.run(
+        [sys.executable, "-c", f"import {__name__} as t; t._games_laid_out_in_place()"],
+        cwd=Path(__file__).parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stderr[-3000:]
+
+
+def _games_laid_out_in_place():
+    """The check of the test above, run in an interpreter of its own."""
     rules = ruleset("cro-magnon")
     game = Game.new(rules, 3, 4)
     play_randomly(game, random.Random(4), limit=120)

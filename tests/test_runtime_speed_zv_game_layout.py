@@ -1,5 +1,5 @@
 """A game's attributes kept in CPython's shared layout (issue 16): at most 30 of them (CPython 3.11's most for a shared
-layout), the same in every game, and never read through the game's `__dict__` (log_words.seat_bits and lines_for,
+layout; 28 and an imagined game's `log`, test_runtime_speed_zu_greedy_options.py), the same in every game, and never read through the game's `__dict__` (log_words.seat_bits and lines_for,
 Game._take_tables read and set them as attributes). Either would make every read of an attribute of the game slower:
 a game whose `__dict__` is read keeps its attributes in a dict of their own, which the interpreter's fast reads of an
 attribute (specialised for the shared layout) give up on."""
