@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from operator import attrgetter
 
 from . import imagine, interpreter, persist, scoring, undo
 
@@ -79,20 +80,10 @@ class Game(Table):
         """`bind_tables` for a clone (same seating, same zones): the source's tables, its zone masks included. A zone's
         mask is worked out from the seating and the zone's rule alone (log_words._zone_sight), both the clone's as
         they are its source's: a mask one game works out serves all its copies, not worked out again in each.
-        Set one by one, in `bind_tables`' order, neither game's `__dict__` read: reading it makes CPython keep the
-        game's attributes in a dict of their own, whose every read is then some times slower (vars() did so)."""
-        self.layout = source.layout
-        self._zone_defs = source._zone_defs
-        self._slotted = source._slotted
-        self._capacity = source._capacity
-        self._sight = source._sight
-        self._zone_names = source._zone_names
-        self._zone_owner = source._zone_owner
-        self._own_keys = source._own_keys
-        self._card_defs = source._card_defs
-        self._card_names = source._card_names
-        self._text_names = source._text_names
-        self._counter_limits = source._counter_limits
+        Read and set as attributes, in `bind_tables`' order, neither game's `__dict__` read: reading it makes CPython keep
+        the game's attributes in a dict of their own, whose every read is then some times slower (vars() did so)."""
+        for name, table in zip(_BOUND_TABLES, _bound_tables_of(source), strict=True):
+            setattr(self, name, table)
         self.sight_masks = source.sight_masks
 
     # ------------------------------------------------------------------ creating, saving, copying
@@ -343,8 +334,7 @@ class Game(Table):
     fail = undo.fail  # undo the current action: it cannot be done this way
 
 
-# what Table.bind_tables sets that is the same for every game of a pack and seating: Game._take_tables sets each, in
-# this order (tests/test_runtime_speed_t_greedy_look_ahead.py holds the two to the same names)
+# what Table.bind_tables sets that is the same for every game of a pack and seating (Game._take_tables)
 _BOUND_TABLES = (
     "layout",
     "_zone_defs",
@@ -359,3 +349,4 @@ _BOUND_TABLES = (
     "_text_names",
     "_counter_limits",
 )
+_bound_tables_of = attrgetter(*_BOUND_TABLES)  # (one call reads them all)

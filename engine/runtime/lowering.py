@@ -290,16 +290,15 @@ class _Lowering:
         kind = type(verb)
         if getattr(verb.run, "__func__", None) is not RETURNS_NOTHING.get(kind):
             run = self._bind("V", pc, verb.run)
+            ran = [f"pc = {pc}", f"out = {run}(g, c, frame)"]
             if not INLINED_STOPS:
                 return lambda correction: [
-                    f"pc = {pc}",
-                    f"out = {run}(g, c, frame)",
+                    *ran,
                     f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
                 ]
             # `stopped` without its call for a verb that pushed an effect ("yield") or asks a decision, the commonest
             return lambda correction: [
-                f"pc = {pc}",
-                f"out = {run}(g, c, frame)",
+                *ran,
                 "if out is not None:",
                 f"    state['steps'] = steps - {correction}",
                 "    if out == 'yield':",
