@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import inspect
 import json
 import random
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from python_source import source_of
 
 from engine.runtime import lowering, verbs
 from engine.runtime.errors import ContentError
@@ -293,7 +292,7 @@ def test_the_verbs_called_without_a_test_return_nothing():
                 yield from own_nodes(node)
 
     for cls, run in lowering.RETURNS_NOTHING.items():
-        function = ast.parse(textwrap.dedent(inspect.getsource(run))).body[0]
+        function = ast.parse(source_of(run)).body[0]
         nodes = list(own_nodes(function))
         assert all(node.value is None for node in nodes if isinstance(node, ast.Return)), cls.__name__
         assert not any(isinstance(node, ast.Yield | ast.YieldFrom) for node in nodes), cls.__name__

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lockstep import play_side_by_side, swapped_in
+from python_source import on_python_source
 from test_compiled_effects import interpreted
 
 from engine.runtime import lowering, places, verbs
@@ -480,11 +481,12 @@ def _game() -> Game:
     return Game.new(load(CONTENT / "neolithibum"), 3, 0)
 
 
+@on_python_source  # (the Python calls it makes, which a compiled module does not show)
 def test_an_oracle_of_plain_weights_runs_no_python_but_its_own(monkeypatch):
     """Fails without the fast path: plain weights are checked without a loop of Python (no generator), and the
     arguments bound once are read without `value`."""
+    game = _game()  # (made first: its setup asks `value`, as every game's does; alone, the test made it here)
     monkeypatch.setattr(verbs.VerbStep, "value", _refused)
-    game = _game()
     oracle = _oracle(["stays", "falls", "rolls"], [5, 2.5, 0])
     c = Ctx(game, {}, game.players[0], None)
     calls, pending = _python_calls(lambda: oracle.run(game, c, {}))

@@ -206,8 +206,9 @@ def test_every_behaviour_field_of_a_card_says_what_reads_it():
 def test_resolve_is_the_only_runtime_code_that_runs_a_cards_effect():
     """D008 trusts that only the `resolve` verb runs a card's compiled effect (`card/ID/effect`): a new verb
     or rule doing it must be declared in unread_fields, or lint would call its cards' effects dead."""
-    import inspect
     import re
+
+    from python_source import source_of
 
     from engine.runtime import verbs
 
@@ -216,7 +217,7 @@ def test_resolve_is_the_only_runtime_code_that_runs_a_cards_effect():
         for line in path.read_text(encoding="utf-8").splitlines():
             if re.search(r"""f["']card/\{""", line):
                 runners.append(line.strip())
-    assert runners and all(line in inspect.getsource(verbs.Resolve) for line in runners), runners
+    assert runners and all(line in source_of(verbs.Resolve) for line in runners), runners
 
 
 def test_a_resolved_card_effect_runs_and_an_unresolved_one_does_not(make_pack):

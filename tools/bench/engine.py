@@ -34,6 +34,7 @@ import handcoded_cromagnon as handcoded
 import then
 
 from engine.content.packs import resolve_target
+from engine.runtime import PURE_PYTHON, compiled_modules
 from engine.runtime import rules as rules_module
 from engine.runtime.agents import GreedyAgent
 from engine.runtime.collector import bulk_play
@@ -122,14 +123,25 @@ def greedy_decisions(rules, players, decisions, seed=1):
     return then.greedy_answers(Game, GreedyAgent, rules, decisions, players, seed, clock=clock)
 
 
+AGAINST_SOURCE = "source"  # `--against source`: this checkout, its runtime run as Python source (KNAPPER_PURE_PYTHON)
+
+
+def runtime_text() -> str:
+    compiled = compiled_modules()
+    return f"the runtime compiled by Cython ({len(compiled)} modules)" if compiled else "the runtime as Python source"
+
+
 def against_round(args) -> dict:
     """Neolithibum and greedy of the `--against` checkout and of this one, each in a child process of
     tools/bench/then.py (the same driver for both), this one first, on the core this process is pinned to."""
     numbers = {}
     for name, root in (("this", ROOT), ("then", args.against)):
+        env = None
+        if name == "then" and str(root) == AGAINST_SOURCE:  # this checkout's runtime run from its Python source
+            root, env = ROOT, {**os.environ, PURE_PYTHON: "1"}
         command = [sys.executable, str(Path(__file__).with_name("then.py")), str(root)]
         command += [f"--neo-games={args.neo_games}", f"--greedy-decisions={args.greedy_decisions}"]
-        done = subprocess.run([*command, f"--clock={args.clock}"], capture_output=True, text=True, check=False)
+        done = subprocess.run([*command, f"--clock={args.clock}"], capture_output=True, text=True, check=False, env=env)
         if done.returncode != 0:
             raise SystemExit(f"engine.py: measuring {root} failed:\n{done.stderr[-2000:]}")
         numbers[name] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -273,7 +285,8 @@ def main():
         type=Path,
         metavar="DIR",
         help="another checkout (e.g. `git worktree add ../then 9c282aa`, the engine of the day issue 16 was filed): its "
-        "Neolithibum and greedy speed measured in each round beside this one's, with the ratios",
+        "Neolithibum and greedy speed measured in each round beside this one's, with the ratios; `--against source`: "
+        "this checkout's runtime run as Python source (KNAPPER_PURE_PYTHON), against it compiled (hatch_build.py)",
     )
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
     args = parser.parse_args()
@@ -285,7 +298,7 @@ def main():
     core = pin_to_one_core(args.core)
     print(
         f"one process on core {core}, timed by the {args.clock} clock; load average {os.getloadavg()[0]:.1f} "
-        f"(other work on the machine slows every number down)"
+        f"(other work on the machine slows every number down); {runtime_text()}"
     )
     report = {"core": core, "clock": args.clock, "load_average": os.getloadavg()[0], "first": legacy(args)}
 
@@ -346,8 +359,12 @@ def main():
         medians["against"] = ratios
         print(
             f"median against {args.against}: Neolithibum {ratios['neolithibum_decisions_ratio']:.2f}x its decisions/s "
-            f"and {ratios['neolithibum_games_ratio']:.2f}x its games/s; greedy {ratios['greedy_ratio']:.2f}x faster "
-            f"(targets, against the engine of the day issue 16 was filed: >= 5x, >= 5x)"
+            f"and {ratios['neolithibum_games_ratio']:.2f}x its games/s; greedy {ratios['greedy_ratio']:.2f}x faster"
+            + (
+                " (what compiling the runtime gains)"
+                if str(args.against) == AGAINST_SOURCE
+                else " (targets, against the engine of the day issue 16 was filed: >= 5x, >= 5x)"
+            )
         )
     report.update(rounds=rows, median=medians)
     if args.memory_games > 0:
