@@ -281,6 +281,18 @@ def compiled(source: str, filename: str):
     return compile(source, filename, "exec")
 
 
+def text_keyed(names: dict) -> dict:
+    """A namespace for generated code: a copy of `names` made key by key into a new dict, which CPython then knows
+    holds only text keys, so that the code's reads of its globals and builtins specialise (3.11: LOAD_GLOBAL_MODULE,
+    LOAD_GLOBAL_BUILTIN). A copy of a dict made otherwise keeps the kind of keys of its source, and a dict literal of
+    more than 8 entries in a module compiled by Cython is made by `_PyDict_NewPresized`, of keys of any kind: the
+    code run in a copy of it read every global by name, twice for a builtin (tests/test_runtime_speed_zn_namespaces.py)."""
+    namespace: dict = {}
+    for name, value in names.items():  # (not `dict(names)` nor `update`: they copy the kind with the keys)
+        namespace[name] = value
+    return namespace
+
+
 def local_unset(name):
     raise ContentError(f"`{name}` has no value here yet", code="X109")
 
@@ -487,7 +499,7 @@ class ExpressionCompiler:
         self.key = key
         self.scope = scope
         self.python_locals = python_locals or {}  # names held in Python variables (a function's parameters)
-        self.namespace = dict(_HELPERS)
+        self.namespace = text_keyed(_HELPERS)
         self.items: list[str] = []  # the loop variables of the enclosing `where`s
         self.loops: list[Loop | None] = []  # per loop variable: its loop, None for one that keeps no values
         self.blocked: frozenset[int] = frozenset()  # loops that may keep no value now (`_kept`)

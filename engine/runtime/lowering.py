@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
-from .codegen import compiled
+from .codegen import compiled, text_keyed
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 from .log_words import log_counted, log_unchanged
@@ -176,26 +176,28 @@ class _Lowering:
 
     def __init__(self, code):
         self.code = code
-        self.namespace = {
-            "ContentError": ContentError,
-            "PYTHON_ERRORS": PYTHON_ERRORS,  # placed as interpreter.py places them (errors.py)
-            "at_text": at_text,
-            "values_error": values_error,
-            "BUDGET": STEP_BUDGET,
-            "MAX_INT": MAX_INT,
-            "bounded_int": bounded_int,
-            "spend": spend,
-            "out_of_work": out_of_work,
-            "stopped": stopped,
-            "over_budget": over_budget,
-            "CODE": code,
-            "KEY": code.key,
-            "OFFSETS": code.offsets,
-            "log_counted": log_counted,
-            "log_unchanged": log_unchanged,
-            "read_by_all": read_by_all,
-            "one_number": verbs._one_number,
-        }
+        self.namespace = text_keyed(
+            {
+                "ContentError": ContentError,
+                "PYTHON_ERRORS": PYTHON_ERRORS,  # placed as interpreter.py places them (errors.py)
+                "at_text": at_text,
+                "values_error": values_error,
+                "BUDGET": STEP_BUDGET,
+                "MAX_INT": MAX_INT,
+                "bounded_int": bounded_int,
+                "spend": spend,
+                "out_of_work": out_of_work,
+                "stopped": stopped,
+                "over_budget": over_budget,
+                "CODE": code,
+                "KEY": code.key,
+                "OFFSETS": code.offsets,
+                "log_counted": log_counted,
+                "log_unchanged": log_unchanged,
+                "read_by_all": read_by_all,
+                "one_number": verbs._one_number,
+            }
+        )
 
     def _bind(self, prefix: str, pc: int, value) -> str:
         name = f"{prefix}{int(pc)}"

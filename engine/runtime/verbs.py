@@ -863,12 +863,19 @@ class ChooseSecretly(VerbStep):
                     out_of_work()
                 keys = None
                 if hashable:
-                    try:  # the new options take the next places, in their order, without a loop of Python
-                        positions.update(zip(filterfalse(positions.__contains__, items), count(len(positions))))
-                        keys = list(map(positions.__getitem__, items))
+                    # a new option takes the next place, in their order (a plain loop: compiled, it costs less than a
+                    # chain of builtins, `dict.update` of a `zip` of a `filterfalse`, then a `map`)
+                    keys = []
+                    try:
+                        for item in items:
+                            key = positions.get(item)
+                            if key is None:
+                                key = positions[item] = len(positions)
+                            keys.append(key)
                     except TypeError:  # a list or a mapping among them: from here on, the way below
                         hashable = False
                         options = list(positions)  # with this player's first items: found again below
+                        keys = None
                 if keys is None:
                     keys = []
                     for item in items:
@@ -932,12 +939,26 @@ class ChooseSecretly(VerbStep):
         g.work -= sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
         if g.work < 0:
             out_of_work()
-        allowed = dict(zip(own, map(list, own.values()), strict=True))  # (copies, as `_pending`'s slices)
-        offers = dict(zip(own, map(list, map(range, map(len, own.values()))), strict=True))
+        allowed: dict[str, list[int]] = {}  # (plain loops: compiled, they cost less than `dict(zip(...))` of `map`s)
+        offers: dict[str, list[int]] = {}
+        for player, keys in own.items():
+            allowed[player] = keys[:]  # (copies, as `_pending`'s slices)
+            offers[player] = list(range(len(keys)))
         # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
         if self.of_cards and int in map(type, options):
+            # every option's kind at once when all are card numbers, the commonest (`_same_kind_twice`'s way; compiled,
+            # comprehensions cost less than a `map` of a method's wrapper)
+            instances = g.rules.instances
+            try:
+                kinds = [instances[option] for option in options]
+            except TypeError:  # a name or a list among them: chooser by chooser
+                kinds = None
             for player, keys in own.items():
-                if _same_kind_twice(g, list(map(options.__getitem__, keys))):
+                if kinds is None:
+                    twice = _same_kind_twice(g, list(map(options.__getitem__, keys)))
+                else:
+                    twice = len({kinds[key] for key in keys}) < len(keys)
+                if twice:
                     offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
         prompt = self.fixed_prompt
         if prompt is None or self.shape is not None or self.args.get("showing") is not None:
@@ -946,7 +967,10 @@ class ChooseSecretly(VerbStep):
         wait["offer"] = offers
         askers = list(own)  # (`allowed` names them in the same order)
         wait["order"] = askers
-        wait["first"] = dict(zip(askers, map(list, zip(offers.values(), allowed.values(), strict=True)), strict=True))
+        first = {}
+        for player in askers:
+            first[player] = [offers[player], allowed[player]]
+        wait["first"] = first
         return {
             "kind": "secret",
             "by": list(askers),
@@ -1074,7 +1098,10 @@ class ChooseSecretly(VerbStep):
         else:  # one pick each, everyone's now: an answer is its option's place in `options` (`allowed` holds those
             # places), the option at the place picked in the chooser's own: bound and told without lists of picks,
             # nor kept in the wait's (interpreter.resume_verb drops the wait as this returns: no decision sees it)
-            picked = dict(zip(wait["order"], map(options.__getitem__, answer), strict=False))
+            picked = {}  # (a plain loop: compiled, it costs less than `dict(zip(...))`)
+            order = wait["order"]
+            for i in range(min(len(order), len(answer))):
+                picked[order[i]] = options[answer[i]]
             if self.binds:  # (`bind` without its call)
                 c.env[self.binds] = list(map(picked.get, wait["players"]))
             told_of = picked.items()
