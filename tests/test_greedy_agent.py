@@ -185,7 +185,7 @@ def test_the_look_ahead_copies_the_game_at_most_once_per_option(monkeypatch):
     game = Game.new(ruleset(), 3, 2)
     copies = []
     real_clone = Game.clone
-    monkeypatch.setattr(Game, "clone", lambda self: copies.append(1) or real_clone(self))
+    monkeypatch.setattr(Game, "clone", lambda self, **how: copies.append(1) or real_clone(self, **how))
     checked = 0
     for seed in range(40):
         decision = game.decision

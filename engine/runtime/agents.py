@@ -70,7 +70,9 @@ class GreedyAgent:
                 passes = {o for o in legal if pending["options"][o] == END_TURN} if acting else ()
             last = len(legal) - 1
             for number, option in enumerate(legal):
-                game = imagined.clone() if number < last else imagined  # the last option may use up the deal
+                # the last option may use up the deal; the others' copies share its zone lists and maps of counters, and
+                # copy only those they change (imagine.clone): the deal is left as it is until the last option
+                game = imagined.clone(sharing_lists=True) if number < last else imagined
                 game.menus_for = me  # the rollout stops at another's menu: it is not worked out (driver._main)
                 game.log = _unread_log  # nobody reads the log of a game thrown away: its lines are not kept (Table.log)
                 if number < last and at_menu:  # the deal is left as it is until the last option: the action

@@ -10,24 +10,39 @@ from itertools import repeat
 from .layout import TOP, cards_by_number, hidden_by_zone, sight_of
 from .protocol import DONE
 from .rng import Streams
-from .state import APPEND_ONLY, State, copy_state
+from .state import APPEND_ONLY, copy_state
 
 
-def clone(g):
+def clone(g, *, sharing_lists: bool = False):
     """An independent copy, for search and for agents' imagined games. The log and the history only
     grow and their entries are never changed, so the copy shares the entries (long games carry
     thousands of them) and copies the rest. The undo snapshot of the action under way is shared too:
     nothing changes it once taken (undo.fail restores a copy of it), and it is as large as the state. So are the
-    pack's parameters, fixed for the game (the undo snapshot shares them too)."""
-    state: State = g.state
-    copied = copy_state(state, shared=(*APPEND_ONLY, "attempt", "params"))  # in the state's order of keys
+    pack's parameters, fixed for the game (the undo snapshot shares them too).
+    `sharing_lists`: the copy holds `g`'s zone lists and owners' maps of counters, not copies, and copies each before
+    it changes it, as it does those an undo snapshot shares (`Table.sharing_snapshot`, here `g`'s state): for a copy
+    played and thrown away while `g` is left as it is (a bot's option tried on its imagined deal, agents.GreedyAgent),
+    which changes only a few of them. `g` must not change while the copy is played."""
+    state = g.state
+    if sharing_lists:  # the maps of zones and of owners' counters its own, for the lists and maps it copies
+        copied = copy_state(state, shared=_SHARED_BY_COPY)
+        copied["zones"], copied["counters"] = state["zones"].copy(), state["counters"].copy()
+    else:
+        copied = copy_state(state, shared=(*APPEND_ONLY, "attempt", "params"))  # in the state's order of keys
     for key in APPEND_ONLY:
         copied[key] = list(state[key])
     attempt = state["attempt"]
     if attempt is not None:
         attempt = {**attempt, "path": list(attempt["path"]), "counts": list(attempt["counts"])}
     copied["attempt"] = attempt
-    return type(g)(g.rules, copied, g)  # the same seating and zones: g's tables (Game._take_tables)
+    copy = type(g)(g.rules, copied, g)  # the same seating and zones: g's tables (Game._take_tables)
+    if sharing_lists:
+        copy.sharing_snapshot = state
+    return copy
+
+
+# what clone's copy `sharing_lists` keeps of its source's state as it is: the zones' and counters' maps then copied apart
+_SHARED_BY_COPY = (*APPEND_ONLY, "attempt", "params", "zones", "counters")
 
 
 def determinized(g, player, seed: int):
@@ -147,10 +162,16 @@ def _unseen_runs(g, player):
         end = len(cards) - 1 if top else len(cards)  # a zone that shows its top card: the last of its list
         if end <= 0:
             continue
-        whole = not with_backs and None not in cards and placed.isdisjoint(cards)  # every card hidden, no gaps
-        if whole and len(set(map(home_numbers.__getitem__, cards[:end]))) == 1:  # ... and all of one home: one run
-            yield homes[cards[0]], key, 0, end
-            continue
+        # every card hidden, no gap (None, the top card's read apart) and all of one home: one run; a gap below the top
+        # is found by the homes read, which have none for it (not by a scan of the list for None, a compare a card)
+        if not with_backs and (not placed or placed.isdisjoint(cards)) and (not top or cards[end] is not None):
+            try:
+                whole = len(set(map(home_numbers.__getitem__, cards[:end]))) == 1
+            except TypeError:  # (a gap)
+                whole = False
+            if whole:
+                yield homes[cards[0]], key, 0, end
+                continue
         for i in range(end):
             card = cards[i]
             if card is not None and card not in placed:
@@ -188,11 +209,14 @@ def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
         loc = snap["loc"]
         for card, instead in imagined.items():
             loc[instead] = was_at[card]
-    else:  # `loc` made anew, not copied then changed: each imagined card where its true card was, the others as they were
-        snap = copy_state(attempt["snap"], shared=("params", "pending", "loc"))
-        placed_at = dict(zip(imagined.values(), map(was_at.__getitem__, imagined), strict=True))
-        snap["loc"] = list(map(placed_at.get, range(len(was_at)), was_at))
-    zones = snap["zones"]
+        zones = snap["zones"]
+    else:  # each imagined card where its true card was, the others as they were
+        # a snapshot is never changed, only copied (undo.fail): the copy shares its parts but `loc` and the lists of the
+        # zones that held re-dealt cards, new ones, in a map of zones of its own
+        snap = attempt["snap"].copy()
+        loc = snap["loc"] = was_at.copy()
+        deque(map(loc.__setitem__, imagined.values(), map(was_at.__getitem__, imagined)), 0)  # (in C)
+        zones = snap["zones"] = snap["zones"].copy()
     for key in set(map(was_at.__getitem__, imagined)):  # the zones that held re-dealt cards; the others stay as copied
         zones[key] = list(map(imagined.get, zones[key], zones[key]))  # an empty place (None) stays empty
     attempt["snap"] = snap

@@ -37,6 +37,10 @@ if TYPE_CHECKING:  # for the annotations only: importing the rules here would lo
     from .rules import Ruleset
     from .state import State
 
+# what a value of an owner's map of counters may be for the map to be copied by itself (`_own_counters`): nothing that
+# changes in place (a counter with `keys` holds a map)
+_UNCHANGING = frozenset((int, bool, float, str, type(None)))
+
 
 class Table:
     """Mixed into `Game`: needs `self.rules`, `self.state`, `self.params`, `self.rng`, `self.held_memo`.
@@ -73,7 +77,9 @@ class Table:
     # that is that snapshot's too is copied before it is changed (`own_zone`, `_own_counters`, and `move` and
     # `set_counter` without their calls), so the snapshot keeps what it held. Every one the state shares with any
     # snapshot is that snapshot's: only start_action shares them, and a state put back by an undo, loaded or cloned
-    # holds its own. None: nothing shared.
+    # holds its own; but a bot's copy of its imagined deal for an option (imagine.clone `sharing_lists`), which holds
+    # the deal's and has the deal's state here until an action's start copies the state for its snapshot. None:
+    # nothing shared.
     sharing_snapshot: dict[str, Any] | None
 
     def bind_tables(self):
@@ -300,11 +306,13 @@ class Table:
 
     def _own_counters(self, owner) -> dict:
         """The state's map of `owner`'s counters, to set a number of it: a copy of it first (a deep one: a counter with
-        `keys` holds a map) if the undo snapshot holds that very map (`sharing_snapshot`)."""
+        `keys` holds a map) if the undo snapshot holds that very map (`sharing_snapshot`). A map of numbers alone (the
+        commonest) is copied in C by itself, not by marshal's round trip: the same copy, some times faster."""
         counters, sharing = self.state["counters"], self.sharing_snapshot
         held = counters[owner]
         if sharing is not None and held is sharing["counters"].get(owner):
-            held = counters[owner] = plain_copy(held)
+            numbers_only = _UNCHANGING.issuperset(map(type, held.values()))
+            held = counters[owner] = held.copy() if numbers_only else plain_copy(held)
         return held
 
     def _set_keyed(self, spec, counter_id, held, value, key) -> int:
