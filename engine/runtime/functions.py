@@ -29,8 +29,8 @@ def _items(g, value) -> list:
     """`value` as a list to read, not to keep (Table.items_read), each item paid for from the answer's work
     budget (budget.py)."""
     items = g.items_read(value)
-    g.work -= len(items)
-    if g.work < 0:
+    work = g.work = g.work - len(items)
+    if work < 0:
         out_of_work()
     return items
 
@@ -44,8 +44,8 @@ def _count(c, items):
         count = len(items)
     else:
         count = len(g.items_read(items))
-    g.work -= count
-    if g.work < 0:
+    work = g.work = g.work - count
+    if work < 0:
         out_of_work()
     return count
 
@@ -156,8 +156,8 @@ def _can_pay_with(c, cost, ready):
     except (KeyError, TypeError):
         return _can_pay_unsplit(c, cost, ready)
     g = c.g
-    g.work -= len(cost)
-    if g.work < 0:
+    work = g.work = g.work - len(cost)
+    if work < 0:
         out_of_work()
     if not jokers_used:  # (below: `cost_payable`'s last lines, held to it by a test)
         return all(map(ge, map(counts.get, kinds, ZEROS), needs))
@@ -251,8 +251,8 @@ def _can_pay_unsplit(c, cost, ready):
     """`_can_pay_with` for a cost not in the joker's table: answered by costs.cost_payable, then kept there."""
     g = c.g
     items = cost if type(cost) in _READ_AS_IS else list(cost or [])  # only read: a printed cost's tuple too (codegen)
-    g.work -= len(items)
-    if g.work < 0:
+    work = g.work = g.work - len(items)
+    if work < 0:
         out_of_work()
     counts, joker, n, _, splits = ready
     payable = cost_payable(items, counts, joker, n)
@@ -268,8 +268,10 @@ def _copies(c, card, zone):
     wanted = g.rules.instances[card]
     cards = g.state["zones"].get(zone) if type(zone) is str else None
     if cards is not None:  # a zone: its tally, paid for as the cards it counts (as `_items` reads them, without calls)
-        g.work -= len(cards) if zone not in g._slotted or None not in cards else len(cards) - cards.count(None)
-        if g.work < 0:
+        work = g.work = g.work - (
+            len(cards) if zone not in g._slotted or None not in cards else len(cards) - cards.count(None)
+        )
+        if work < 0:
             out_of_work()
         counts = g.held_memo.get(("counts", zone))
         return (counts if counts is not None else _tally(g, zone)).get(wanted, 0)
@@ -409,8 +411,8 @@ def card_in_slot(c, cards, number):
                 slot = zones[zone].index(card) + 1
         if slot == number:
             found.append(card)
-    g.work -= len(found)  # `first` reads them (`_items`: no gaps among cards paid for)
-    if g.work < 0:
+    work = g.work = g.work - len(found)  # `first` reads them (`_items`: no gaps among cards paid for)
+    if work < 0:
         out_of_work()
     return found[0] if found else None
 
@@ -470,8 +472,8 @@ def count_own(c, zone, player):
     if key in g._slotted:  # a row: its gaps are not counted
         return _count(c, key)
     count = len(cards)
-    g.work -= count
-    if g.work < 0:
+    work = g.work = g.work - count
+    if work < 0:
         out_of_work()
     return count
 
@@ -506,8 +508,8 @@ def _holding(c, items, other, held, items_are_zones):
                 count = _count(c, key)
             else:
                 count = len(cards)
-                g.work -= count
-                if g.work < 0:
+                work = g.work = g.work - count
+                if work < 0:
                     out_of_work()
         if (count > 0) is held:
             found.append(item)
@@ -556,8 +558,8 @@ def _unique(c, items):
                 continue
             seen.add(x)
         except TypeError:  # a list: looked for among those kept, paid for by the comparison
-            g.work -= len(kept)
-            if g.work < 0:
+            work = g.work = g.work - len(kept)
+            if work < 0:
                 out_of_work()
             if x in kept:
                 continue

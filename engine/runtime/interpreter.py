@@ -43,7 +43,7 @@ def answer(g, player, option):
     pending = state["pending"]
     if len(pending["by"]) > 1 or pending.get("answers") is not None:
         pending.setdefault("answers", {})[player] = option
-        by = pending["by"] = list(filter(player.__ne__, pending["by"]))  # those yet to answer
+        by = pending["by"] = [other for other in pending["by"] if other != player]  # those yet to answer
         if by:
             return g.settled is pending and (len(by) > 1 or settled_alone(g, pending))
         given = list(map(pending["answers"].__getitem__, pending["order"]))  # (no comprehension: a frame less)

@@ -440,6 +440,11 @@ class Draw(VerbStep):
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
+# the places 0, 1, 2 ... of options, sliced for an offer of a few (compiled, `list(range(n))` costs several times more)
+_MANY_PLACES = 64
+_PLACES = list(range(_MANY_PLACES))
+
+
 class Move(VerbStep):
     """`move CARDS to ZONE [at SLOT]`; `take` is the same with `to` defaulting to the player's hand."""
 
@@ -453,7 +458,8 @@ class Move(VerbStep):
 
     def run(self, g, c, frame):
         f = self.for_player
-        player = c.me if f is None else f(c) or c.me
+        me = c.me
+        player = me if f is None else f(c) or me
         f = self.to_of
         target_value = self.to if f is None else f(c)
         if target_value is None:
@@ -470,9 +476,11 @@ class Move(VerbStep):
                     target = own.get(player)
         if target is None:
             target = g.zone_key(target_value, player)
-        moved = self.moved(c) if self.moved is not None else None
+        moved = self.moved
+        if moved is not None:
+            moved = moved(c)
         cards = None if type(moved) is int else self.cards(c, moved)  # one card, most often: no list of it
-        actor = None if c.env.get(NOBODY) else c.me  # `acting`, without its call: most effects move cards
+        actor = None if c.env.get(NOBODY) else me  # `acting`, without its call: most effects move cards
         f = self.at_of
         slot = self.at if f is None else f(c)
         if cards is None:  # (`cards` and `_move_logged` without their calls)
@@ -600,8 +608,8 @@ class Choose(VerbStep):
         amount = self.amount if f is None else f(c)
         f = self.from_of
         candidates = g.items_of(self.source if f is None else f(c))
-        g.work -= len(candidates)  # (`spend`, without its call)
-        if g.work < 0:
+        work = g.work = g.work - len(candidates)  # (`spend`, without its call)
+        if work < 0:
             out_of_work()
         if amount == "all":
             low = high = len(candidates)
@@ -845,8 +853,9 @@ class ChooseSecretly(VerbStep):
             positions.update(zip(filterfalse(positions.__contains__, items), count()))
             keys = list(map(positions.__getitem__, items))
             size = len(items)  # the first chooser finds no option before theirs, the others all of them
-            g.work -= size + (len(players) - 1) * size * (1 + len(positions))  # (`spend` each, without its calls)
-            if g.work < 0:
+            # (`spend` each, without its calls)
+            work = g.work = g.work - (size + (len(players) - 1) * size * (1 + len(positions)))
+            if work < 0:
                 out_of_work()
             own = {}
             for player in players:  # (no comprehension: a frame less)
@@ -858,8 +867,8 @@ class ChooseSecretly(VerbStep):
                 # only read: each item is kept in `options`, never the list itself
                 items = g.items_read(source(chooser)) if source is not None else []
                 # each option is looked for among those so far (`spend`, without its call)
-                g.work -= len(items) * (1 + (len(positions) if hashable else len(options)))
-                if g.work < 0:
+                work = g.work = g.work - len(items) * (1 + (len(positions) if hashable else len(options)))
+                if work < 0:
                     out_of_work()
                 keys = None
                 if hashable:
@@ -936,14 +945,15 @@ class ChooseSecretly(VerbStep):
         every option of theirs at once (each has one: `run` keeps no chooser without), without the loop."""
         wait = frame["wait"]
         own, options = wait["own"], wait["options"]
-        g.work -= sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
-        if g.work < 0:
+        work = g.work = g.work - sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
+        if work < 0:
             out_of_work()
         allowed: dict[str, list[int]] = {}  # (plain loops: compiled, they cost less than `dict(zip(...))` of `map`s)
         offers: dict[str, list[int]] = {}
         for player, keys in own.items():
             allowed[player] = keys[:]  # (copies, as `_pending`'s slices)
-            offers[player] = list(range(len(keys)))
+            n = len(keys)
+            offers[player] = _PLACES[:n] if n <= _MANY_PLACES else list(range(n))
         # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
         if self.of_cards and int in map(type, options):
             # every option's kind at once when all are card numbers, the commonest (`_same_kind_twice`'s way; compiled,
@@ -1006,8 +1016,8 @@ class ChooseSecretly(VerbStep):
             else:
                 start = 0
             size = len(keys)
-            g.work -= size  # (`spend`, without its call)
-            if g.work < 0:
+            work = g.work = g.work - size  # (`spend`, without its call)
+            if work < 0:
                 out_of_work()
             still = low - len(picks)
             end = size - still + 1 if still > 0 else size
@@ -1015,7 +1025,7 @@ class ChooseSecretly(VerbStep):
             if of_cards and _same_kind_twice(g, list(map(options.__getitem__, window))):
                 offer, window = _one_of_each_seen(g, player, keys, options, start, end)
             else:
-                offer = list(range(start, end))
+                offer = _PLACES[start:end] if 0 <= start <= end <= _MANY_PLACES else list(range(start, end))
             if still <= 0:  # "done" offered too (unless it is all there is)
                 if not offer:
                     continue
