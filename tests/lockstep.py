@@ -4,6 +4,7 @@ same work left, so a fast path that changes anything a player, a save or a budge
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -91,3 +92,21 @@ def play_side_by_side(
     assert before.over == now.over
     assert now.state_hash() == before.state_hash()
     return kinds
+
+
+def greedy_choices(game: Game, bots: dict, decisions: int, margins: list) -> list:
+    """The first `decisions` answers of `bots` (by player) in `game`, chance answered by the game's own stream: each
+    option with the margins its bot worked out for it, read off `margins` (where the caller's bots record them)."""
+    choices: list = []
+    while not game.over and len(choices) < decisions:
+        decision = game.decision
+        if decision.is_chance:
+            game.apply_chance()
+            continue
+        player = decision.players[0]
+        model = functools.partial(game.determinized, player, len(game.state["history"]))
+        before = len(margins)
+        option = bots[player].act({"you": player}, game.legal(player), model)
+        choices.append((option, margins[before:]))
+        game.apply(option, player)
+    return choices

@@ -3,6 +3,7 @@ games its source plays, and `KNAPPER_PURE_PYTHON` runs the source instead."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -18,6 +19,7 @@ from engine.runtime import PURE_PYTHON, compiled_modules
 REPO = Path(__file__).resolve().parent.parent
 
 
+@functools.cache
 def _hook():
     spec = importlib.util.spec_from_file_location("knapper_hatch_build", REPO / "hatch_build.py")
     assert spec is not None and spec.loader is not None
@@ -76,7 +78,11 @@ def test_the_runtime_plays_the_recorded_games_whether_compiled_or_not():
     spec = importlib.util.spec_from_file_location("knapper_same_games", REPO / "tools" / "same_games.py")
     assert spec is not None and spec.loader is not None
     same_games = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(same_games)  # (puts the checkout on sys.path: `engine` is imported already)
+    path = list(sys.path)
+    try:
+        spec.loader.exec_module(same_games)  # (it puts the checkout first on sys.path: `engine` is imported already)
+    finally:
+        sys.path[:] = path  # (and the checkout stays off it for the tests after this one)
     recorded = json.loads((REPO / "tools" / "bench" / "same_games.json").read_text())
     played = 0
     for name, rules, players, seed, agent in same_games.games():

@@ -17,12 +17,12 @@ games of every pack (`test_the_bot_chooses_as_before_in_every_pack`).
 
 from __future__ import annotations
 
-import functools
 import sys
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from lockstep import greedy_choices
 from scenario import ruleset
 from test_greedy_agent import _sampled_states
 from test_runtime_speed_h_greedy import _determinized_as_before
@@ -128,20 +128,7 @@ def _greedy_game(pack: str, cls, margins: list, decisions: int) -> list:
     low, high = rules.players
     game = cls(rules, Game.new(rules, max(low, min(2, high)), 5).state)
     bots = {p: GreedyAgent(i) for i, p in enumerate(game.state["players"])}
-    choices: list = []
-    while not game.over and len(choices) < decisions:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        player = decision.players[0]
-        legal = game.legal(player)
-        model = functools.partial(game.determinized, player, len(game.state["history"]))
-        before = len(margins)
-        option = bots[player].act({"you": player}, legal, model)
-        choices.append((option, margins[before:]))
-        game.apply(option, player)
-    return choices
+    return greedy_choices(game, bots, decisions, margins)
 
 
 @pytest.mark.parametrize("pack", PACKS)

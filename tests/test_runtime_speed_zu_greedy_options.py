@@ -23,7 +23,6 @@ pack (`test_the_bot_chooses_as_before_in_every_pack`).
 from __future__ import annotations
 
 import ctypes
-import functools
 import random
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from lockstep import greedy_choices
 from scenario import ruleset
 from test_greedy_agent import _sampled_states
 
@@ -146,20 +146,7 @@ def _greedy_game(pack: str, bot, margins: list, decisions: int, players: int | N
     count = players or max(low, min(2, high))
     game = _Recorded(rules, Game.new(rules, count, 5).state)
     bots = {p: bot(i) for i, p in enumerate(game.state["players"])}
-    choices: list = []
-    while not game.over and len(choices) < decisions:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        player = decision.players[0]
-        legal = game.legal(player)
-        model = functools.partial(game.determinized, player, len(game.state["history"]))
-        before = len(margins)
-        option = bots[player].act({"you": player}, legal, model)
-        choices.append((option, margins[before:]))
-        game.apply(option, player)
-    return choices
+    return greedy_choices(game, bots, decisions, margins)
 
 
 @pytest.mark.parametrize("pack", PACKS)

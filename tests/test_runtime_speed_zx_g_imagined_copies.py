@@ -18,10 +18,10 @@ The bot with both chooses as the bot whose every copy was its own, with the same
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
+from lockstep import greedy_choices
 from scenario import ruleset
 from test_greedy_agent import _sampled_states
 from test_runtime_speed_zu_snapshot import _in_an_action
@@ -212,19 +212,7 @@ def _choices(pack: str, players: int, decisions: int, margins: list) -> list:
     rules = ruleset(pack)
     game = Game.new(rules, players, 7)
     bots = {p: GreedyAgent(i) for i, p in enumerate(game.state["players"])}
-    choices: list = []
-    while not game.over and len(choices) < decisions:
-        decision = game.decision
-        if decision.is_chance:
-            game.apply_chance()
-            continue
-        player = decision.players[0]
-        model = functools.partial(game.determinized, player, len(game.state["history"]))
-        before = len(margins)
-        option = bots[player].act({"you": player}, game.legal(player), model)
-        choices.append((option, margins[before:]))
-        game.apply(option, player)
-    return choices
+    return greedy_choices(game, bots, decisions, margins)
 
 
 @pytest.mark.parametrize("pack, players", [("cro-magnon", 4), ("cro-magnon-solo", 1), ("neolithibum", 3)])
