@@ -48,5 +48,10 @@ def allowed_for(pending, player, live):
     if allowed is not None:
         own = allowed.get(player)
         if own is not None:
+            if len(live) == len(pending["options"]):  # every option live (always, for a choice made at once): the
+                # player's own in the order of the options, without a look at each option (most are others')
+                kept = sorted(set(own))
+                if not kept or (kept[0] >= 0 and kept[-1] < len(live)):
+                    return kept
             live = list(filter(set(own).__contains__, live))  # in the order of `live`
     return live

@@ -10,6 +10,7 @@ state keeps every answer since the first, so the resumed game's log is the whole
 from __future__ import annotations
 
 import json
+import random
 import secrets
 import signal
 import threading
@@ -135,6 +136,9 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     `limit` answers were given; `after(game)` runs after each step. Returns the answers given. Tests, the
     soak and the benchmark all play this way, so their games are the same games."""
     made = 0
+    # `rnd.randrange(n)` drawn here when `rnd` is a plain random.Random, the way random.py draws it (its
+    # `_randbelow_with_getrandbits`): the very same numbers for every n, without its two frames of interpreted Python
+    getrandbits = rnd.getrandbits if type(rnd) is random.Random else None
     while game.state["stage"] != "over" and (limit is None or made < limit):  # `Game.over`, read without its call
         pending = game.state["pending"]  # who answers, read from the pending decision: no Decision built for it
         assert pending is not None  # a game not over waits for a decision
@@ -143,7 +147,15 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
         else:
             player = pending["by"][0]
             legal = game._legal_now(pending, player)  # `Game.legal`, without its copy: only read here
-            option = legal[rnd.randrange(len(legal))]
+            n = len(legal)
+            if getrandbits is not None and n > 0:
+                bits = _BIT_LENGTHS[n] if n < len(_BIT_LENGTHS) else n.bit_length()
+                drawn = getrandbits(bits)  # 0 <= drawn < 2**bits: drawn again until below n
+                while drawn >= n:
+                    drawn = getrandbits(bits)
+            else:  # another kind of generator (or no option: randrange raises as it always has)
+                drawn = rnd.randrange(n)
+            option = legal[drawn]
             if game.max_answers_per_turn is None:  # legal by its making and not counted: what `apply` checks holds
                 game._take(player, option)
             else:
@@ -152,6 +164,9 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
         if after is not None:
             after(game)
     return made
+
+
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(256))  # (`n.bit_length()` of the few options a decision has)
 
 
 def game_log(game: Game, *, agents=()) -> dict:
