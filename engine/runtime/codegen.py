@@ -529,6 +529,8 @@ class ExpressionCompiler:
         exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
         expression = namespace["_expression"]
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
+        if not per_item and not before:
+            expression.inline_body = body  # (lowering.py writes the plainest bodies into its code, without the call)
         return expression
 
     def statements(self, node) -> tuple[list[str], str]:

@@ -17,6 +17,9 @@ bound in the namespace as objects.
 
 from __future__ import annotations
 
+import ast
+import re
+
 from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
 from .codegen import compiled, text_keyed
@@ -71,6 +74,7 @@ RETURNS_NOTHING = {
     )
 }
 INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
+INLINED_EXPRESSIONS = True  # the plainest expressions' bodies written into the code, without their calls (tests: off)
 INLINED_STOPS = True  # a verb that pushed an effect or asks a decision stops the run without `stopped` (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
@@ -204,6 +208,17 @@ class _Lowering:
         self.namespace[name] = value
         return name
 
+    def _value(self, prefix: str, pc: int, expression) -> str:
+        """The source of `expression(c)`, bound as `_bind` binds it: the expression's body itself when it is
+        one of the plainest (`_inlined`: a constant, a local read, `not`, a comparison...), else its call."""
+        name = self._bind(prefix, pc, expression)
+        body = getattr(expression, "inline_body", None)
+        if INLINED_EXPRESSIONS and type(body) is str:
+            source = _inlined(body, f"{name}(c)")
+            if source is not None:
+                return f"({source})"
+        return f"{name}(c)"
+
     # ------------------------------------------------------------ the tree as ops
     def ops(self, nodes) -> list:
         ops = []
@@ -248,16 +263,16 @@ class _Lowering:
         step = self.code.steps[pc]
         op = step[0]
         if op == "let":
-            value = self._bind("X", pc, step[2])
+            value = self._value("X", pc, step[2])
+            checked = [
+                f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
+                "    bounded_int(v)",
+            ]
+            if _small_constant(value):
+                checked = []  # (a constant written into the code that no bound refuses)
 
             def render(correction):
-                return [
-                    f"pc = {pc}",
-                    f"v = {value}(c)",
-                    f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
-                    "    bounded_int(v)",
-                    f"E[{step[1]!r}] = v",
-                ]
+                return [f"pc = {pc}", f"v = {value}", *checked, f"E[{step[1]!r}] = v"]
         elif op == "verb":
             render = self._verb(pc, step[1])
         elif op == "stop":
@@ -265,17 +280,17 @@ class _Lowering:
             def render(correction):
                 return [f"state['steps'] = steps - {correction}", "state['stack'].pop()", "return True"]
         elif op == "repeat_init":
-            count = self._bind("X", pc, step[2])
+            count = self._value("X", pc, step[2])
 
             def render(correction):
-                return [f"pc = {pc}", f"E[{step[1]!r}] = max(0, int({count}(c) or 0))"]
+                return [f"pc = {pc}", f"E[{step[1]!r}] = max(0, int({count} or 0))"]
         elif op == "for_init":
-            items = self._bind("X", pc, step[2])
+            items = self._value("X", pc, step[2])
 
             def render(correction):
                 return [
                     f"pc = {pc}",
-                    f"items = g.items_of({items}(c))",
+                    f"items = g.items_of({items})",
                     "g.work -= len(items)",  # (`spend`, without its call: every loop starts so)
                     "if g.work < 0:",
                     "    out_of_work()",
@@ -337,7 +352,7 @@ class _Lowering:
         before = ""
         if verb.amount_of is not None:
             sign = "-" if verb.sign < 0 else ""  # (`Lose`: -1, `Gain`: 1)
-            before = f"n = {sign}int({self._bind('A', pc, verb.amount_of)}(c) or 0); "
+            before = f"n = {sign}int({self._value('A', pc, verb.amount_of)} or 0); "
             amount = "n"
         elif amount is None or type(amount) is int and -MAX_INT <= amount <= MAX_INT:
             amount = int(amount or 0) * verb.sign
@@ -353,13 +368,13 @@ class _Lowering:
         """Whom the verb is done for (`VerbStep.player`): the statement working it out, and what names it."""
         if verb.for_player is None:
             return "", "c.me"
-        return f"player = {self._bind('P', pc, verb.for_player)}(c) or c.me; ", "player"
+        return f"player = {self._value('P', pc, verb.for_player)} or c.me; ", "player"
 
     def _log(self, pc: int, verb) -> list[str] | None:
         if len(verb.args) > 1:
             return None
         if verb.message_of is not None:
-            return [f"pc = {pc}; v = str({self._bind('M', pc, verb.message_of)}(c)); spend(g, len(v)); g.log(v)"]
+            return [f"pc = {pc}; v = str({self._value('M', pc, verb.message_of)}); spend(g, len(v)); g.log(v)"]
         text = str(verb.message)
         return [f"pc = {pc}; spend(g, {len(text)}); g.log({text!r})"]
 
@@ -390,7 +405,8 @@ class _Lowering:
         exec(compiled("\n".join(lines) + "\n", f"<lowered {self.code.key}>"), namespace)  # noqa: S102
         return namespace[f"run_from_{int(pc)}"]
 
-    def _emit(self, ops, indent: int, lines: list, depth: int):
+    def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False):
+        """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head)."""
         pad = "    " * indent
         i, n = 0, len(ops)
         while i < n:
@@ -403,14 +419,16 @@ class _Lowering:
                 i += 1
             total = len(run) + (branch is not None)
             if total:
-                # total > 0 and no run: there is a branch (mypy does not tie `total` to `branch`)
-                self._pay(run[0][1] if run else branch[1], total, pad, lines)  # type: ignore[index]
+                if not paid:
+                    # total > 0 and no run: there is a branch (mypy does not tie `total` to `branch`)
+                    self._pay(run[0][1] if run else branch[1], total, pad, lines)  # type: ignore[index]
                 for k, (_, _, render) in enumerate(run):
                     lines.extend(pad + line for line in render(total - k - 1))
+            paid = False
             if branch is not None:
                 _, unless, then, otherwise = branch
-                test = self._bind("X", unless, self.code.steps[unless][1])
-                lines += [f"{pad}pc = {unless}", f"{pad}if {test}(c):"]
+                test = self._value("X", unless, self.code.steps[unless][1])
+                lines += [f"{pad}pc = {unless}", f"{pad}if {test}:"]
                 self._emit(then, indent + 1, lines, depth)
                 if otherwise:
                     lines.append(f"{pad}else:")
@@ -420,23 +438,32 @@ class _Lowering:
                 i += 1
 
     def _emit_loop(self, op, indent, lines, depth):
+        """A loop's rounds. A round counts its head's step and the first straight run of its body at once (the
+        last round takes the run's steps back when it ends the loop); a round that would pass the budget is left
+        to the interpreter from the head, which stops at the very step. A `for` keeps its [items, index] (the
+        frame's local `slot`, made by its `for_init` just before) in a Python variable too."""
         _, kind, head, slot, variable, body = op
         pad = "    " * indent
-        lines.append(f"{pad}while True:")
-        self._pay(head, 1, pad + "    ", lines)
         inner = pad + "    "
+        first = _first_run(body)
+        if kind != "repeat":
+            lines += [f"{pad}loop{depth} = E[{slot!r}]", f"{pad}items{depth} = loop{depth}[0]"]
+        lines.append(f"{pad}while True:")
+        self._pay(head, 1 + first, inner, lines)
+        ended = [f"{inner}    steps -= {first}"] if first else []
         lines.append(f"{inner}pc = {head}")
         if kind == "repeat":
-            lines += [f"{inner}if E[{slot!r}] <= 0:", f"{inner}    break", f"{inner}E[{slot!r}] -= 1"]
+            lines += [f"{inner}if E[{slot!r}] <= 0:", *ended, f"{inner}    break", f"{inner}E[{slot!r}] -= 1"]
         else:
             lines += [
-                f"{inner}items{depth}, i{depth} = E[{slot!r}]",
+                f"{inner}i{depth} = loop{depth}[1]",
                 f"{inner}if i{depth} >= len(items{depth}):",
+                *ended,
                 f"{inner}    break",
                 f"{inner}E[{variable!r}] = items{depth}[i{depth}]",
-                f"{inner}E[{slot!r}][1] = i{depth} + 1",
+                f"{inner}loop{depth}[1] = i{depth} + 1",
             ]
-        self._emit(body, indent + 1, lines, depth + 1)
+        self._emit(body, indent + 1, lines, depth + 1, paid=first > 0)
 
     @staticmethod
     def _pay(pc, count, pad, lines):
@@ -446,6 +473,16 @@ class _Lowering:
             f"{pad}if steps + {count} > BUDGET: return over_budget(g, frame, {pc}, steps)",
             f"{pad}steps += {count}",
         ]
+
+
+def _first_run(ops) -> int:
+    """The steps `_Lowering._emit` counts at once first in `ops`: its straight run, and the test of a branch after it."""
+    total = 0
+    for op in ops:
+        if op[0] != "simple":
+            return total + (op[0] == "branch")
+        total += 1
+    return total
 
 
 # the lines of `flag`/`unflag` (whose flag: Ruleset.flag_holder) and of `gain`/`lose` (Gain.run, `_one_number` and
@@ -469,3 +506,154 @@ _INLINED = {
     verbs.Lose: _Lowering._gain,
     verbs.Log: _Lowering._log,
 }
+
+
+# ------------------------------------------------------------ expressions written into the code
+_TEMPORARY = re.compile(r"_t[0-9]+\Z")  # codegen's Python variables for values read twice (`_temporary`)
+_EQUALITY = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)  # never raise on plain data
+_ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _inlined(body: str, call: str) -> str | None:
+    """The source of an expression whose returned value is the source `body` (codegen), for the lowered code to
+    compute itself; None unless it is one of the plainest: constants, `c.me`, `c.card`, locals read, `not`, `and`,
+    `or`, `==`, `<` or `+` on numbers codegen tested are ints, `'hand:%s' % (p,)`. Nothing of that can raise nor
+    change anything, so every call it makes is replaced by `call`, the expression's own call, which reads the same
+    again and raises its own error, at its own text: `_local` (a local the frame lacks), and a helper whose value
+    is the whole expression's (`_add(g, _t0, 1)`, when `_t0` is not an int)."""
+    try:
+        tree = ast.parse(body, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    calls: list = []
+    if not _plain(tree.body, True, frozenset(), calls) or tree.body in calls:
+        return None  # (nothing but the call: the call as it is)
+    if not calls:
+        return body
+    return ast.unparse(_Replacing(calls, ast.parse(call, mode="eval").body).visit(tree))
+
+
+class _Replacing(ast.NodeTransformer):
+    """The tree with each of the calls `calls` replaced by the node `call`."""
+
+    def __init__(self, calls: list, call):
+        self.replaced = {id(node) for node in calls}
+        self.call = call
+
+    def visit_Call(self, node):
+        return self.call if id(node) in self.replaced else self.generic_visit(node)
+
+
+def _plain(node, tail: bool, ints: frozenset, calls: list) -> bool:
+    """Whether `node` is of the plainest shapes (`_inlined`); the calls to replace gathered in `calls`. `tail`:
+    its value is the whole expression's; `ints`: the temporaries tested to be ints where it is evaluated."""
+    kind = type(node)
+    if kind is ast.Constant:
+        return type(node.value) in (int, str, bool, float) or node.value is None
+    if kind is ast.Name:  # (`int`: in `type(_t0) is int`)
+        return node.id == "int" or _TEMPORARY.match(node.id) is not None
+    if kind is ast.Attribute:
+        return type(node.value) is ast.Name and node.value.id == "c" and node.attr in ("me", "card")
+    if kind is ast.UnaryOp:
+        if type(node.op) is ast.USub:
+            return type(node.operand) is ast.Constant and type(node.operand.value) is int
+        return type(node.op) is ast.Not and _plain(node.operand, False, ints, calls)
+    if kind is ast.BoolOp:
+        last = len(node.values) - 1
+        return all(_plain(value, tail and i == last, ints, calls) for i, value in enumerate(node.values))
+    if kind is ast.NamedExpr:
+        return _TEMPORARY.match(node.target.id) is not None and _plain(node.value, False, ints, calls)
+    if kind is ast.Compare:
+        operands = [node.left, *node.comparators]
+        if all(type(op) in _EQUALITY for op in node.ops):
+            return all(_plain(operand, False, ints, calls) for operand in operands)
+        if all(type(op) in _ORDER for op in node.ops):
+            return all(_int(operand, ints) for operand in operands)
+        return False
+    if kind is ast.BinOp:
+        if type(node.op) is ast.Mod:  # a place's name made of a value (`'hand:%s' % (p,)`): `%s` never raises
+            text, values = node.left, node.right
+            if type(text) is not ast.Constant or type(text.value) is not str or type(values) is not ast.Tuple:
+                return False
+            shown = len(values.elts)
+            if text.value.count("%") != shown or text.value.count("%s") != shown:
+                return False
+            return all(_plain(value, False, ints, calls) for value in values.elts)
+        return type(node.op) in (ast.Add, ast.Sub) and _int(node.left, ints) and _int(node.right, ints)
+    if kind is ast.IfExp:
+        if _local_read(node):
+            calls.append(node.orelse)
+            return True
+        tested = _tested_ints(node.test)
+        return (
+            _plain(node.test, False, ints, calls)
+            and _plain(node.body, tail, ints | tested, calls)
+            and _plain(node.orelse, tail, ints, calls)
+        )
+    if kind is ast.Call:
+        function = node.func
+        if type(function) is not ast.Name or node.keywords:
+            return False
+        if function.id == "type" and len(node.args) == 1:
+            return _plain(node.args[0], False, ints, calls)
+        if function.id == "_local" or tail and function.id.startswith("_"):  # (codegen's helpers)
+            calls.append(node)
+            return True
+    return False
+
+
+def _local_read(node) -> bool:
+    """`(E['x'] if 'x' in E else _local('x'))`: a local read (codegen `_local` raises when the frame lacks it)."""
+    test, read, missing = node.test, node.body, node.orelse
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.In:
+        return False
+    word = test.left
+    if type(word) is not ast.Constant or type(word.value) is not str:
+        return False
+    frame = test.comparators[0]
+    if type(frame) is not ast.Name or frame.id != "E" or type(read) is not ast.Subscript:
+        return False
+    if type(read.value) is not ast.Name or read.value.id != "E" or type(read.slice) is not ast.Constant:
+        return False
+    if read.slice.value != word.value or type(missing) is not ast.Call or type(missing.func) is not ast.Name:
+        return False
+    return missing.func.id == "_local" and len(missing.args) == 1 and not missing.keywords
+
+
+def _tested_ints(test) -> frozenset:
+    """The temporaries `test` says are ints when true: `type(_t0 := ...) is int`, `type(_t1) is type(_t2) is int`."""
+    if type(test) is not ast.Compare or not all(type(op) is ast.Is for op in test.ops):
+        return frozenset()
+    operands = [test.left, *test.comparators]
+    typed, last = operands[:-1], operands[-1]
+    if type(last) is not ast.Name or last.id != "int":
+        return frozenset()
+    names = set()
+    for operand in typed:
+        if type(operand) is not ast.Call or type(operand.func) is not ast.Name or operand.func.id != "type":
+            return frozenset()
+        if len(operand.args) != 1:
+            return frozenset()
+        value = operand.args[0]
+        if type(value) is ast.NamedExpr:
+            value = value.target
+        if type(value) is not ast.Name or _TEMPORARY.match(value.id) is None:
+            return frozenset()
+        names.add(value.id)
+    return frozenset(names)
+
+
+def _int(node, ints: frozenset) -> bool:
+    """An int for certain: an int constant, or a temporary tested to be one."""
+    if type(node) is ast.Constant:
+        return type(node.value) is int
+    return type(node) is ast.Name and node.id in ints
+
+
+def _small_constant(source: str) -> bool:
+    """Whether the source is a constant that `bounded_int` never refuses (no int outside the bounds)."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return False
+    return type(value) is not int or -MAX_INT <= value <= MAX_INT
