@@ -7,6 +7,7 @@ only after matching the DSL's own identifier pattern. (Jinja2 compiles templates
 
 from __future__ import annotations
 
+import ast
 import functools
 import operator
 import re
@@ -34,6 +35,10 @@ MAX_LIST = MAX_SIZE
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*\Z")
 # generated source whose value may be read twice in one expression: a Python variable, or the context's card or player
 _READ_TWICE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*|c\.card|c\.me)\Z")
+# an expression that only reads a name bound earlier (`_x_name`), its name's text the group
+_LOCAL_READ = re.compile(r"\(E\[('[a-z_][a-z0-9_]*')\] if \1 in E else _local\(\1\)\)\Z")
+# whether generated source reads the game `g` (a text that merely holds the letter as a word keeps it: harmless)
+_READS_GAME = re.compile(r"\bg\b")
 
 # `item` (and `card` inside `where`) is the thing a `where` tests: `_x_name` gives it.
 _CONSTANTS = implemented(
@@ -50,7 +55,7 @@ _CONSTANTS = implemented(
         **{word: str(number) for number, word in enumerate(ORIENTATIONS)},
         "current": "g.state['turn']['player']",
         "players": "g.in_play_from(g.state['turn']['player'])",
-        "opponents": "[_p for _p in g.in_play_from(c.me) if _p != c.me]",
+        "opponents": "_opponents(g, c.me)",
         "all_players": "g.players_from(g.state['turn']['player'])",
         "player_count": "len(g.state['players'])",
         "table": "'table'",
@@ -174,6 +179,15 @@ def _ge(a, b):
     if type(a) is int and type(b) is int:
         return a >= b
     return a is not None and b is not None and _num(a) >= _num(b)
+
+
+def _opponents(g, me) -> list:
+    """`opponents`: the players in play from `me` on, less `me`, who comes first when in play (a new list, without a
+    comprehension made and run at each read: a menu asks it again and again)."""
+    players = g.in_play_from(me)
+    if players and players[0] == me:
+        return players[1:]
+    return [p for p in players if p != me]
 
 
 def _keep(cell: list, value):
@@ -394,6 +408,15 @@ def _returned(before: list[str], body: str, key: str, at: int) -> str:
     )
 
 
+def _always_text(source: str) -> bool:
+    """Whether generated source is always a text when it has a value: a text written out, or one `%`-formatted from
+    one (a zone's key made from a player, `_x_call`)."""
+    tree = ast.parse(source, mode="eval").body
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Mod):
+        tree = tree.left
+    return isinstance(tree, ast.Constant) and type(tree.value) is str
+
+
 def _name_checked(word: str, key: str = "") -> str:
     if not _IDENTIFIER.match(word):  # the grammar allows nothing else; refuse rather than trust
         raise ContentError(f"`{word}` is not a name", key, code="X502")
@@ -453,6 +476,7 @@ _HELPERS: dict[str, Any] = {
     "_matches": _matches,
     "_holds": _holds,
     "_keep": _keep,
+    "_opponents": _opponents,
     "_built": _built,
     "_local": local_unset,
     "_lt": _lt,
@@ -523,20 +547,30 @@ class ExpressionCompiler:
         self.items, self.loops = outer
         head = "def _expression(c, _i0):\n" if per_item else "def _expression(c):\n"
         env = "    E = c.env\n" if self.reads_env else ""  # the frame's locals, read by names bound earlier only
-        source = head + "    g = c.g\n" + env + _returned(before, body, self.key, int(node[1]))
+        # the value as one Python expression, for lowering.py to write the plainest into its code without the call
+        inline_body = body if not per_item and not before else None
+        local = _LOCAL_READ.match(body) if not before else None
+        if local is not None:  # only a name bound earlier (the commonest expression): one look-up, not `in` then `[]`
+            env, word = "", local.group(1)
+            before, body = ["try:", f"    return c.env[{word}]", "except KeyError:", "    pass"], f"_local({word})"
+        returned = _returned(before, body, self.key, int(node[1]))
+        game = "    g = c.g\n" if _READS_GAME.search(returned) else ""  # not read by a constant, `me`, a local...
+        source = head + game + env + returned
         code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
         exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
         expression = namespace["_expression"]
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
-        if not per_item and not before:
-            expression.inline_body = body  # (lowering.py writes the plainest bodies into its code, without the call)
+        if inline_body is not None:
+            expression.inline_body = inline_body
         return expression
 
     def statements(self, node) -> tuple[list[str], str]:
         """(statements, value): the source of a function's whole expression `node`, as statements that run first and
         the value it returns. `LIST[i]` (a pack function `[c.a_food, c.b_food][k]`, asked many times a decision) does
         `_index`'s work in statements of its own, without the call: the same reads, work, errors and answer."""
+        if node[0] in ("and", "or") and all(map(self._yes_no, node[2])):
+            return self._joined_statements(node[0], node[2])
         if node[0] != "index":
             return self._where_statements(self.src(node))
         listed = node[2]
@@ -575,9 +609,57 @@ class ExpressionCompiler:
                     return lines, repr(not answer)
         return [], body
 
+    def _joined_statements(self, joint: str, parts) -> tuple[list[str], str]:
+        """(statements, value) of a function whose whole expression is `A and B ...` (or `or`) of tests that are each
+        True or False (`_joined_tests` makes them `(A) and (B)`, no `bool`): each part's source made in the same order,
+        tested in turn, the function returning at the first that decides; "has it an item?" of a `where` made here
+        a plain `for` loop (as `_where_statements` makes it), not a generator asked by `any`: the same answer, work
+        and errors."""
+        deciding = joint == "or"  # the value of a part that decides the whole: True for `or`, False for `and`
+        lines: list[str] = []
+        for source in [self.src(part) for part in parts]:
+            loop = self._exists_loop(source)
+            if loop is None:
+                lines += [f"if {'' if deciding else 'not '}({source}):", f"    return {deciding}"]
+                continue
+            head, test, answer = loop
+            lines += head + [f"    if {test}:"]
+            if answer is deciding:  # the first item found decides
+                lines.append(f"        return {deciding}")
+            else:  # no item found decides
+                lines += ["        break", "else:", f"    return {deciding}"]
+        return lines, repr(not deciding)
+
+    def _exists_loop(self, source: str) -> tuple[list[str], str, bool] | None:
+        """(statements up to the loop's `for` line, the test of each item, True for "has it an item?" or False for "has
+        it none?") when `source` is one of these of a `where` made here (`_where_statements`' shapes), else None."""
+        for (loops, test), (item, loop, items, cost, at) in self._wheres.items():
+            for found, answer in (
+                (f"any(True {loops} if {test})", True),
+                (f"(not any(True {loops} if {test}))", False),
+            ):
+                if source == found:
+                    lines = [f"{cell} = []" for cell in loop.cells]
+                    if cost is None:  # a cached `where` (`_cached_where`): its items are `items`'
+                        lines.append(f"for {item} in {items}:")
+                    else:
+                        lines += self._each_lines(items, cost, at) + [f"for {item} in _items:"]
+                    return lines, test, answer
+        return None
+
     def _each_lines(self, source: str, cost: int, at: int) -> list[str]:
         """`_items = _each(g, SOURCE, COST, KEY, AT)` as statements, without the call."""
         self.namespace["out_of_work"] = out_of_work
+        if _always_text(source):  # a zone's name or key (`'hand:%s' % (c.me,)`): only `_each`'s branch for a text
+            return [
+                f"_source = {source}",
+                "_items = g.state['zones'].get(_source)",
+                "if _items is None or _source in g._slotted:",
+                "    _items = g.items_read(_source)",
+                f"g.work -= len(_items) * {cost}",
+                "if g.work < 0:",
+                f"    out_of_work({self.key!r}, {at})",
+            ]
         return [
             f"_source = {source}",
             "if type(_source) is list:",
@@ -938,7 +1020,8 @@ class ExpressionCompiler:
         if flag in self.rules.table_flags:
             holder = "'table'"
         else:
-            holder = f"({self.src(args[1])} or c.me)" if len(args) == 2 else "c.me"
+            player = self.src(args[1]) if len(args) == 2 else "c.me"
+            holder = player if player == "c.me" else f"({player} or c.me)"  # `flagged(F, me)`: `me` once
         self.namespace["_EMPTY_MAPPING"] = _EMPTY_MAPPING
         return f"bool(g.state['flags'].get({holder}, _EMPTY_MAPPING).get({flag!r}))"
 

@@ -27,8 +27,16 @@ NAME_ARGS = {name: bare for name, function in FUNCTIONS.items() if (bare := name
 
 def _items(g, value) -> list:
     """`value` as a list to read, not to keep (Table.items_read), each item paid for from the answer's work
-    budget (budget.py)."""
-    items = g.items_read(value)
+    budget (budget.py). A zone without places, or a list without gaps, is read as it is without `items_read`'s call
+    (the commonest values: `sum(tableau(p), vp)`, `first(hand(me))`)."""
+    if type(value) is str and value not in g._slotted:
+        items = g.state["zones"].get(value)
+        if items is None:
+            items = g.items_read(value)
+    elif type(value) is list and None not in value:
+        items = value
+    else:
+        items = g.items_read(value)
     work = g.work = g.work - len(items)
     if work < 0:
         out_of_work()
@@ -50,11 +58,51 @@ def _count(c, items):
     return count
 
 
+def _empty(c, items):
+    """`empty(ITEMS)`: whether it reads no items, paid for as `_items` pays, its count made as `_count` makes it (a zone
+    or a list without gaps: its length, without `items_read`'s call)."""
+    g = c.g
+    if type(items) is str and items not in g._slotted:
+        zone = g.state["zones"].get(items)
+        count = len(zone) if zone is not None else len(g.items_read(items))
+    elif type(items) is list and None not in items:
+        count = len(items)
+    else:
+        count = len(g.items_read(items))
+    work = g.work = g.work - count
+    if work < 0:
+        out_of_work()
+    return not count
+
+
 def _sum(c, items, stat=None):
     if stat is None:
         return sum(int(x or 0) for x in _items(c.g, items))
     getter = field_getter(stat)
     return sum(int(getter(c.g, x) or 0) for x in _items(c.g, items))
+
+
+def _min(c, *xs):
+    """The least of numbers (`none` and no: 0), in one loop rather than `min` over a generator (a pack asks it of two
+    numbers, again and again): the same answer, and the same error when a value is no number or there are none."""
+    if not xs:
+        return min(int(x or 0) for x in xs)
+    least = int(xs[0] or 0)
+    for x in xs[1:]:
+        number = int(x or 0)
+        least = min(least, number)
+    return least
+
+
+def _max(c, *xs):
+    """The greatest of numbers, as `_min` finds the least."""
+    if not xs:
+        return max(int(x or 0) for x in xs)
+    most = int(xs[0] or 0)
+    for x in xs[1:]:
+        number = int(x or 0)
+        most = max(most, number)
+    return most
 
 
 def _numbers(c, low, high):
@@ -82,7 +130,8 @@ def _first(c, items):
 
 
 def _top(c, zone):
-    cards = c.g.state["zones"][c.g.zone_key(zone, c.me)]
+    g = c.g
+    cards = g.state["zones"][g.zone_key(zone, c.me)]
     return cards[-1] if cards and cards[-1] is not None else None
 
 
@@ -604,15 +653,15 @@ BUILTINS = implemented(
     {
         "count": _count,
         "sum": _sum,
-        "min": lambda c, *xs: min(int(x or 0) for x in xs),
-        "max": lambda c, *xs: max(int(x or 0) for x in xs),
+        "min": _min,
+        "max": _max,
         "between": lambda c, low, high: {"between": [int(low), int(high)]},
         "numbers": _numbers,
         "without": _without,
         "top": _top,
         "last": _last,
         "first": _first,
-        "empty": lambda c, items: not _items(c.g, items),
+        "empty": _empty,
         "everyone": _everyone,
         "owner": _owner,
         "has": _has,
