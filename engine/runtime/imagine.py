@@ -4,7 +4,6 @@ a copy re-dealt as one player could imagine it (`determinized`). Neither touches
 from __future__ import annotations
 
 import random
-from collections import deque
 from itertools import repeat
 
 from .layout import TOP, cards_by_number, hidden_by_zone, sight_of
@@ -95,12 +94,14 @@ def determinized(g, player, seed: int):
                     continue
                 dealt = cards[at : at + count]
                 zones[key][first : first + count] = dealt
-                deque(map(loc.__setitem__, dealt, repeat(key, count)), 0)  # each card dealt there lies there (in C)
+                for card in dealt:  # each card dealt there lies there (compiled, a loop costs less than a map of
+                    loc[card] = key  # `loc.__setitem__`, a call of a method wrapper a card)
                 at += count
         if (
             true is not None and len(cards) > 1
         ):  # a card imagined in its own place maps to itself: the snapshot keeps it
-            imagined.update(zip(true, cards, strict=True))
+            for card, instead in zip(true, cards, strict=True):  # (compiled, a loop: no pair made for an update)
+                imagined[card] = instead
     if imagined:
         _redeal_snapshot(state["attempt"], imagined)
     pending = state["pending"]
@@ -152,6 +153,7 @@ def _unseen_runs(g, player):
     placed = {int(card) for card, seen in state["shown"].items() if seen == "all" or (seen and player in seen)}
     placed.update(int(card) for card, seats in (state.get("known") or {}).items() if player in seats)
     (homes, home_numbers), with_backs, zones = _homes(rules), _has_backs(rules), state["zones"]
+    home_cards = _cards_of_homes(rules)
     if tuple(zones) == g.layout.order:  # the zones the layout was worked out for (Table.bind_tables), as ever
         hidden = g.layout.unseen_zones(player)
     else:  # a state built by hand: each zone's rule read here
@@ -165,9 +167,9 @@ def _unseen_runs(g, player):
         # every card hidden, no gap (None, the top card's read apart) and all of one home: one run; a gap below the top
         # is found by the homes read, which have none for it (not by a scan of the list for None, a compare a card)
         if not with_backs and (not placed or placed.isdisjoint(cards)) and (not top or cards[end] is not None):
-            try:
-                whole = len(set(map(home_numbers.__getitem__, cards[:end]))) == 1
-            except TypeError:  # (a gap)
+            try:  # the cards of the first card's home hold them all (a gap, None, is of no home)
+                whole = home_cards[home_numbers[cards[0]]].issuperset(cards if end == len(cards) else cards[:end])
+            except TypeError:  # (a gap first)
                 whole = False
             if whole:
                 yield homes[cards[0]], key, 0, end
@@ -197,28 +199,48 @@ def _homes(rules) -> tuple[list[tuple], list[int]]:
     return found
 
 
+def _cards_of_homes(rules) -> list[frozenset]:
+    """The card numbers of each home, by the home's number (`_homes`): a zone's cards are all of one home when the
+    first one's home holds them all, a test in C with no call a card (compiled, `map` of a method wrapper costs some
+    hundred instructions a card). Worked out once per pack, anew with `_homes`."""
+    numbers = _homes(rules)[1]
+    found = rules.__dict__.get("_imagined_home_cards")
+    if found is None or found[0] is not numbers:
+        cards: list[set] = [set() for _ in range(max(numbers, default=-1) + 1)]
+        for card, number in enumerate(numbers):
+            cards[number].add(card)
+        found = rules.__dict__["_imagined_home_cards"] = (numbers, [frozenset(held) for held in cards])
+    return found[1]
+
+
 def _redeal_snapshot(attempt, imagined: dict[int, int]) -> None:
     """Put in the snapshot (a copy: clones share it) the card imagined in each true card's place. The re-dealt
     cards are those `player` can neither see nor place now, a set each card of the snapshot is in or not, so the
-    snapshot still holds every card once. Each card's new place is worked out in C, not card by card (issue 16: a
-    bot imagines a deal at every decision, a hundred cards and more; tests/test_runtime_speed_z_look_ahead.py
-    holds it to the loop of before)."""
+    snapshot still holds every card once. Each card's new place, and the zones that held re-dealt cards, in one loop:
+    compiled, it costs a third of maps of `loc.__setitem__` and `was_at.__getitem__` (a method wrapper's call a card;
+    issue 16: a bot imagines a deal at every decision, a hundred cards and more; tests/test_runtime_speed_z_look_ahead.py
+    holds it to the re-deal of before)."""
     was_at = attempt["snap"]["loc"]
-    if type(was_at) is not list:  # a state built by hand: card by card
+    if type(was_at) is not list:  # a state built by hand
         snap = copy_state(attempt["snap"], shared=("params", "pending"))
         loc = snap["loc"]
-        for card, instead in imagined.items():
-            loc[instead] = was_at[card]
         zones = snap["zones"]
-    else:  # each imagined card where its true card was, the others as they were
+    else:
         # a snapshot is never changed, only copied (undo.fail): the copy shares its parts but `loc` and the lists of the
         # zones that held re-dealt cards, new ones, in a map of zones of its own
         snap = attempt["snap"].copy()
         loc = snap["loc"] = was_at.copy()
-        deque(map(loc.__setitem__, imagined.values(), map(was_at.__getitem__, imagined)), 0)  # (in C)
         zones = snap["zones"] = snap["zones"].copy()
-    for key in set(map(was_at.__getitem__, imagined)):  # the zones that held re-dealt cards; the others stay as copied
-        zones[key] = list(map(imagined.get, zones[key], zones[key]))  # an empty place (None) stays empty
+    held = set()  # the zones that held re-dealt cards; the others stay as copied
+    last = None  # (the cards of a zone come together: its name is added once for them)
+    for card, instead in imagined.items():  # each imagined card where its true card was, the others as they were
+        loc[instead] = key = was_at[card]
+        if key is not last:
+            held.add(key)
+            last = key
+    get = imagined.get
+    for key in held:
+        zones[key] = [get(card, card) for card in zones[key]]  # an empty place (None) stays empty
     attempt["snap"] = snap
 
 
