@@ -18,6 +18,7 @@ bound in the namespace as objects.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from . import verbs
@@ -514,6 +515,7 @@ _EQUALITY = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)  # never raise on plain data
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
+@functools.lru_cache(maxsize=4096)  # (a pack lowers the same bodies at every load: parsing them is most of it)
 def _inlined(body: str, call: str) -> str | None:
     """The source of an expression whose returned value is the source `body` (codegen), for the lowered code to
     compute itself; None unless it is one of the plainest: constants, `c.me`, `c.card`, locals read, `not`, `and`,

@@ -40,6 +40,8 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
     neo = rules_module.load(root / "content" / "neolithibum")
     cro = rules_module.load(root / "content" / "cro-magnon")
     play_randomly(Game.new(neo, 4, 10_000), random.Random(10_000))  # warm-up: code compiled on first use
+    play_randomly(Game.new(cro, 4, 10_000), random.Random(10_000))  # (and Cro-Magnon's, for the greedy answers timed
+    greedy_answers(Game, GreedyAgent, cro, 10, seed=10_000)  # below: their speed a game after game, not a first use)
     with bulk_play():
         gc.collect()
         started = clock()
