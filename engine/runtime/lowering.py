@@ -23,7 +23,7 @@ import re
 
 from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
-from .codegen import compiled, text_keyed
+from .codegen import _EMPTY_MAPPING, compiled, text_keyed
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 from .log_words import log_counted, log_unchanged
@@ -201,6 +201,7 @@ class _Lowering:
                 "log_unchanged": log_unchanged,
                 "read_by_all": read_by_all,
                 "one_number": verbs._one_number,
+                "_EMPTY_MAPPING": _EMPTY_MAPPING,  # (a flag read written into the code: `_flag_read`)
             }
         )
 
@@ -530,9 +531,10 @@ def _inlined(body: str, call: str) -> str | None:
     calls: list = []
     if not _plain(tree.body, True, frozenset(), calls) or tree.body in calls:
         return None  # (nothing but the call: the call as it is)
-    if not calls:
-        return body
-    return ast.unparse(_Replacing(calls, ast.parse(call, mode="eval").body).visit(tree))
+    source = body if not calls else ast.unparse(_Replacing(calls, ast.parse(call, mode="eval").body).visit(tree))
+    if _MY_FLAG in calls:  # (`me`'s flag read: only when `me` is a player's name, else the call: `_flag_read`)
+        return f"({source}) if type(c.me) is str else {call}"
+    return source
 
 
 class _Replacing(ast.NodeTransformer):
@@ -598,10 +600,55 @@ def _plain(node, tail: bool, ints: frozenset, calls: list) -> bool:
             return False
         if function.id == "type" and len(node.args) == 1:
             return _plain(node.args[0], False, ints, calls)
+        if function.id == "bool" and len(node.args) == 1 and _flag_read(node.args[0], calls):
+            return True
         if function.id == "_local" or tail and function.id.startswith("_"):  # (codegen's helpers)
             calls.append(node)
             return True
     return False
+
+
+_MY_FLAG = ast.Constant(None)  # (noted in `calls` by `_flag_read`: the body reads a flag `me` holds)
+
+
+def _flag_read(node, calls: list) -> bool:
+    """`g.state['flags'].get(HOLDER, _EMPTY_MAPPING).get('flag')` (codegen `_flag_read`) held by `'table'` or by
+    `c.me` (noted with `_MY_FLAG`: `_inlined` reads it only when `me` is a str). It cannot raise: a state is
+    schema-checked (persist.py) and the engine only sets and pops flags, so `state['flags']` is a dict of dicts;
+    `get` with a str key, then on a dict or `_EMPTY_MAPPING`, never raises, and `bool` of plain data never does.
+    Any other holder (`(p or c.me)`: a local may hold a list, unhashable) stays the expression's call."""
+    if type(node) is not ast.Call or node.keywords or len(node.args) != 1 or not _constant_str(node.args[0]):
+        return False
+    held = node.func
+    if type(held) is not ast.Attribute or held.attr != "get" or type(held.value) is not ast.Call:
+        return False
+    holders = held.value
+    if holders.keywords or len(holders.args) != 2 or type(holders.func) is not ast.Attribute:
+        return False
+    holder, missing = holders.args
+    if holders.func.attr != "get" or type(missing) is not ast.Name or missing.id != "_EMPTY_MAPPING":
+        return False
+    flags = holders.func.value
+    if type(flags) is not ast.Subscript or type(flags.slice) is not ast.Constant or flags.slice.value != "flags":
+        return False
+    state = flags.value
+    if type(state) is not ast.Attribute or state.attr != "state" or type(state.value) is not ast.Name:
+        return False
+    if state.value.id != "g":
+        return False
+    if _constant_str(holder):
+        return True
+    if type(holder) is not ast.Attribute or type(holder.value) is not ast.Name or holder.value.id != "c":
+        return False
+    if holder.attr != "me":
+        return False
+    if _MY_FLAG not in calls:
+        calls.append(_MY_FLAG)
+    return True
+
+
+def _constant_str(node) -> bool:
+    return type(node) is ast.Constant and type(node.value) is str
 
 
 def _local_read(node) -> bool:
