@@ -41,12 +41,15 @@ def answer(g, player, option):
     True: the answer was only kept, and a run of `advance` would stop at once at the same decision (`settled`)."""
     state: State = g.state
     pending = state["pending"]
-    if len(pending["by"]) > 1 or pending.get("answers") is not None:
-        pending.setdefault("answers", {})[player] = option
+    answers = pending.get("answers")
+    if len(pending["by"]) > 1 or answers is not None:
+        if answers is None:  # (the verbs that ask several at once make it: no empty dict made for each answer kept)
+            answers = pending["answers"] = {}
+        answers[player] = option
         by = pending["by"] = [other for other in pending["by"] if other != player]  # those yet to answer
         if by:
             return g.settled is pending and (len(by) > 1 or settled_alone(g, pending))
-        given = list(map(pending["answers"].__getitem__, pending["order"]))  # (no comprehension: a frame less)
+        given = list(map(answers.__getitem__, pending["order"]))  # (no comprehension: a frame less)
         if state["attempt"] is not None:
             state["attempt"]["path"].append(",".join(map(str, given)))
             state["attempt"]["counts"].append(-1)  # answers of several players: never pruned

@@ -200,8 +200,10 @@ class Table:
             i = order.index(player)
         except ValueError:  # nobody seated, or no seat: from the first
             i = 0
-        seats = order[i:] + order[:i]
         out = state.get("out")
+        if i == 0:  # the first seat: the seats in order, one list made (a new one: callers may keep or change it)
+            return [p for p in order if p not in out] if out else order[:]
+        seats = order[i:] + order[:i]
         return [p for p in seats if p not in out] if out else seats
 
     def counter(self, owner, counter_id):

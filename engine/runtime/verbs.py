@@ -955,7 +955,7 @@ class ChooseSecretly(VerbStep):
             n = len(keys)
             offers[player] = _PLACES[:n] if n <= _MANY_PLACES else list(range(n))
         # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
-        if self.of_cards and int in map(type, options):
+        if self.of_cards and options and (type(options[0]) is int or int in map(type, options)):  # (the first, mostly)
             # every option's kind at once when all are card numbers, the commonest (`_same_kind_twice`'s way; compiled,
             # comprehensions cost less than a `map` of a method's wrapper)
             instances = g.rules.instances
