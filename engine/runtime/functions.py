@@ -83,26 +83,24 @@ def _sum(c, items, stat=None):
 
 
 def _min(c, *xs):
-    """The least of numbers (`none` and no: 0), in one loop rather than `min` over a generator (a pack asks it of two
-    numbers, again and again): the same answer, and the same error when a value is no number or there are none."""
-    if not xs:
-        return min(int(x or 0) for x in xs)
-    least = int(xs[0] or 0)
-    for x in xs[1:]:
-        number = int(x or 0)
-        least = min(least, number)
-    return least
+    """The least of numbers (`none` and no: 0)."""
+    return _extreme(min, xs)
 
 
 def _max(c, *xs):
-    """The greatest of numbers, as `_min` finds the least."""
+    """The greatest of numbers (`none` and no: 0)."""
+    return _extreme(max, xs)
+
+
+def _extreme(pick, xs):
+    """`pick` (min or max) of numbers, in one loop rather than over a generator (a pack asks it of two numbers, again
+    and again): the same answer, and the same error when a value is no number or there are none."""
     if not xs:
-        return max(int(x or 0) for x in xs)
-    most = int(xs[0] or 0)
+        return pick(int(x or 0) for x in xs)
+    best = int(xs[0] or 0)
     for x in xs[1:]:
-        number = int(x or 0)
-        most = max(most, number)
-    return most
+        best = pick(best, int(x or 0))
+    return best
 
 
 def _numbers(c, low, high):
