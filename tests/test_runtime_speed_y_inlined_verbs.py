@@ -16,10 +16,11 @@ import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lowered_code import act_twice as act
+from lowered_code import forget, lowered_sources
 from python_source import source_of
 
 from engine.runtime import lowering, verbs
-from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 from engine.runtime.session import play_randomly
@@ -57,12 +58,6 @@ owner: table
 """
 
 
-def forget(rules):
-    for code in rules.code.values():
-        if hasattr(code, "entries"):
-            code.entries = None
-
-
 @contextlib.contextmanager
 def called(rules):
     """Every verb step lowered as a call of the verb's `run` (the code before inlining)."""
@@ -81,44 +76,10 @@ def make_rules(tmp_path, effect: str):
     return load(root)
 
 
-def act(rules, players: int = 2):
-    """The state (JSON, `steps` included), the work left and the error (message, code, text, offset) after the
-    first player takes `act` twice."""
-    game = Game.new(rules, players, 0)
-    error = None
-    seen = []
-    try:
-        for _ in range(2):
-            seen.append((repr(game.state), game.work))
-            if game.over or "act" not in game.decision.options:
-                break
-            game.apply(game.decision.options.index("act"), game.decision.players[0])
-        seen.append((repr(game.state), game.work))
-    except ContentError as exc:
-        error = (exc.message, exc.code, exc.code_key, exc.offset)
-    return seen, error
-
-
 def both_ways(rules, run):
     with called(rules):
         reference = run(rules)
     return reference, run(rules)
-
-
-def lowered_sources(rules, monkeypatch) -> str:
-    """The Python source of every lowered function the first `act` makes."""
-    sources = []
-    original = lowering.compiled
-
-    def keep(source, filename):
-        sources.append(source)
-        return original(source, filename)
-
-    monkeypatch.setattr(lowering, "compiled", keep)
-    forget(rules)
-    game = Game.new(rules, 2, 0)
-    game.apply(game.decision.options.index("act"), game.decision.players[0])
-    return "\n".join(sources)
 
 
 # ---------------------------------------------------------------- small scenarios against the called verbs

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from lockstep import play_side_by_side
+from lowered_code import act_twice as act
+from lowered_code import forget, lowered_sources
 
 from engine.runtime import lowering
-from engine.runtime.errors import ContentError
-from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
@@ -29,12 +29,6 @@ min: 0
 max: 9
 visibility: owner
 """
-
-
-def forget(rules):
-    for code in rules.code.values():
-        if hasattr(code, "entries"):
-            code.entries = None
 
 
 @contextlib.contextmanager
@@ -55,23 +49,6 @@ def make_rules(tmp_path, effect: str):
     text = one_action_rules(effect, goal=99, extra=EXTRA)
     root = write_tree(tmp_path / "locals", {"pack.yaml": tiny_manifest("locals"), "rules.yaml": text})
     return load(root)
-
-
-def act(rules, players: int = 2):
-    """The states (`steps` included) and work left after each `act`, and the error (message, code, text, offset)."""
-    game = Game.new(rules, players, 0)
-    error = None
-    seen = []
-    try:
-        for _ in range(2):
-            seen.append((repr(game.state), game.work))
-            if game.over or "act" not in game.decision.options:
-                break
-            game.apply(game.decision.options.index("act"), game.decision.players[0])
-        seen.append((repr(game.state), game.work))
-    except ContentError as exc:
-        error = (exc.message, exc.code, exc.code_key, exc.offset)
-    return seen, error
 
 
 def both_ways(rules):
@@ -176,13 +153,7 @@ def test_other_bodies_stay_calls(body):
 
 def test_the_lowered_code_reads_a_loops_player_without_calling_its_expression(tmp_path, monkeypatch):
     rules = make_rules(tmp_path, "for each p in players:\n    gain 2 vp for p\n    let n = 3\n    let m = n + 1")
-    sources = []
-    original = lowering.compiled
-    monkeypatch.setattr(lowering, "compiled", lambda source, name: sources.append(source) or original(source, name))
-    forget(rules)
-    game = Game.new(rules, 2, 0)
-    game.apply(game.decision.options.index("act"), game.decision.players[0])
-    source = "\n".join(sources)
+    source = lowered_sources(rules, monkeypatch)
     assert "player = (E['p'] if 'p' in E else P" in source
     assert "v = (3)\n" in source and "v = (_t0 + 1 if type((_t0 := (E['n'] if 'n' in E else X" in source
 

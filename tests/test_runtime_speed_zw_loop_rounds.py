@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from lockstep import play_side_by_side
+from lowered_code import forget, lowered_sources
 
 from engine.runtime import lowering
 from engine.runtime.budget import STEP_BUDGET
@@ -21,12 +22,6 @@ from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
-
-
-def forget(rules):
-    for code in rules.code.values():
-        if hasattr(code, "entries"):
-            code.entries = None
 
 
 @contextlib.contextmanager
@@ -97,12 +92,7 @@ def test_loops_count_the_same_steps_as_the_interpreter(tmp_path, effect):
 
 def test_a_round_tests_the_budget_once_before_its_first_run(tmp_path, monkeypatch):
     rules = make_rules(tmp_path, "for each p in players:\n    gain 1 vp for p\n    let n = 2\n")
-    sources = []
-    original = lowering.compiled
-    monkeypatch.setattr(lowering, "compiled", lambda source, name: sources.append(source) or original(source, name))
-    forget(rules)
-    act(rules)
-    source = "\n".join(sources)
+    source = lowered_sources(rules, monkeypatch)
     assert source.count("> BUDGET") == 2  # the for's init, then each round: its head and its body's 3 steps at once
     assert "steps += 4" in source and "steps -= 3" in source
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from test_runtime_speed_zw_inlined_expressions import act, called, forget
+from lowered_code import act_twice as act
+from lowered_code import lowered_sources
+from test_runtime_speed_zw_inlined_expressions import called
 
 from engine.runtime import lowering
-from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 FLAGS = """kind: flag
@@ -87,12 +88,6 @@ def test_a_flag_read_in_the_code_plays_as_the_called_expression(tmp_path, effect
 
 def test_the_lowered_code_reads_mes_flag_without_calling_its_expression(tmp_path, monkeypatch):
     rules = make_rules(tmp_path, "if not flagged(settled):\n    flag settled\nif flagged(open_season):\n    gain 1 vp")
-    sources = []
-    original = lowering.compiled
-    monkeypatch.setattr(lowering, "compiled", lambda source, name: sources.append(source) or original(source, name))
-    forget(rules)
-    game = Game.new(rules, 2, 0)
-    game.apply(game.decision.options.index("act"), game.decision.players[0])
-    source = "\n".join(sources)
+    source = lowered_sources(rules, monkeypatch)
     assert f"(not {MINE}) if type(c.me) is str else X" in source
     assert TABLES in source

@@ -1,0 +1,50 @@
+"""What the tests of lowered code share (tests/test_runtime_speed_y_inlined_verbs.py, zw_inlined_expressions,
+zw_loop_rounds, zx_f_flag_reads): a one-action pack's lowered functions dropped so that a switch of lowering.py takes
+effect, what taking `act` leaves (the oracle's and the code's, compared), and the source the first `act` lowers."""
+
+from __future__ import annotations
+
+from engine.runtime import lowering
+from engine.runtime.errors import ContentError
+from engine.runtime.game import Game
+
+
+def forget(rules):
+    """Drop every lowered function of `rules`: the next run lowers its effects again, as lowering.py's switches say."""
+    for code in rules.code.values():
+        if hasattr(code, "entries"):
+            code.entries = None
+
+
+def act_twice(rules, players: int = 2):
+    """The state (`repr`, `steps` included) and work left before and after each time the first player takes `act`
+    (twice at most), and the error (message, code, text, offset) that stopped it."""
+    game = Game.new(rules, players, 0)
+    error = None
+    seen = []
+    try:
+        for _ in range(2):
+            seen.append((repr(game.state), game.work))
+            if game.over or "act" not in game.decision.options:
+                break
+            game.apply(game.decision.options.index("act"), game.decision.players[0])
+        seen.append((repr(game.state), game.work))
+    except ContentError as exc:
+        error = (exc.message, exc.code, exc.code_key, exc.offset)
+    return seen, error
+
+
+def lowered_sources(rules, monkeypatch) -> str:
+    """The Python source of every lowered function the first `act` makes."""
+    sources = []
+    original = lowering.compiled
+
+    def keep(source, filename):
+        sources.append(source)
+        return original(source, filename)
+
+    monkeypatch.setattr(lowering, "compiled", keep)
+    forget(rules)
+    game = Game.new(rules, 2, 0)
+    game.apply(game.decision.options.index("act"), game.decision.players[0])
+    return "\n".join(sources)
