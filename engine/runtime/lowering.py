@@ -611,44 +611,22 @@ def _plain(node, tail: bool, ints: frozenset, calls: list) -> bool:
 _MY_FLAG = ast.Constant(None)  # (noted in `calls` by `_flag_read`: the body reads a flag `me` holds)
 
 
+# codegen `_flag_read`'s source of a flag held by the table (a text written out) or by `me`, as `ast.unparse` gives it
+_FLAG_READ = re.compile(r"g\.state\['flags'\]\.get\((?P<holder>'\w+'|c\.me), _EMPTY_MAPPING\)\.get\('\w+'\)\Z")
+
+
 def _flag_read(node, calls: list) -> bool:
     """`g.state['flags'].get(HOLDER, _EMPTY_MAPPING).get('flag')` (codegen `_flag_read`) held by `'table'` or by
     `c.me` (noted with `_MY_FLAG`: `_inlined` reads it only when `me` is a str). It cannot raise: a state is
     schema-checked (persist.py) and the engine only sets and pops flags, so `state['flags']` is a dict of dicts;
     `get` with a str key, then on a dict or `_EMPTY_MAPPING`, never raises, and `bool` of plain data never does.
     Any other holder (`(p or c.me)`: a local may hold a list, unhashable) stays the expression's call."""
-    if type(node) is not ast.Call or node.keywords or len(node.args) != 1 or not _constant_str(node.args[0]):
+    found = _FLAG_READ.match(ast.unparse(node)) if type(node) is ast.Call else None
+    if found is None:
         return False
-    held = node.func
-    if type(held) is not ast.Attribute or held.attr != "get" or type(held.value) is not ast.Call:
-        return False
-    holders = held.value
-    if holders.keywords or len(holders.args) != 2 or type(holders.func) is not ast.Attribute:
-        return False
-    holder, missing = holders.args
-    if holders.func.attr != "get" or type(missing) is not ast.Name or missing.id != "_EMPTY_MAPPING":
-        return False
-    flags = holders.func.value
-    if type(flags) is not ast.Subscript or type(flags.slice) is not ast.Constant or flags.slice.value != "flags":
-        return False
-    state = flags.value
-    if type(state) is not ast.Attribute or state.attr != "state" or type(state.value) is not ast.Name:
-        return False
-    if state.value.id != "g":
-        return False
-    if _constant_str(holder):
-        return True
-    if type(holder) is not ast.Attribute or type(holder.value) is not ast.Name or holder.value.id != "c":
-        return False
-    if holder.attr != "me":
-        return False
-    if _MY_FLAG not in calls:
+    if found["holder"] == "c.me" and _MY_FLAG not in calls:
         calls.append(_MY_FLAG)
     return True
-
-
-def _constant_str(node) -> bool:
-    return type(node) is ast.Constant and type(node.value) is str
 
 
 def _local_read(node) -> bool:
