@@ -41,7 +41,9 @@ def answer(g, player, option):
     True: the answer was only kept, and a run of `advance` would stop at once at the same decision (`settled`)."""
     state: State = g.state
     pending = state["pending"]
-    answers = pending.get("answers")
+    answers = None  # (`in`, then the item: compiled, it costs less than a call of `get`; most decisions have none)
+    if "answers" in pending:
+        answers = pending["answers"]
     if len(pending["by"]) > 1 or answers is not None:
         if answers is None:  # (the verbs that ask several at once make it: no empty dict made for each answer kept)
             answers = pending["answers"] = {}

@@ -39,18 +39,25 @@ def allowed_for(pending, player, live):
     """The legal answers of one player, out of the `live` options (undo.live_options: every option less the known
     dead ends): a bid up to what the player holds (`limit`), or the player's own options of a choice made by
     everyone at once (`allowed`)."""
-    limits = pending.get("limit")
-    if limits is not None:
-        limit = limits.get(player)
+    # (`in`, then the item: compiled, it costs less than a call of `get`, and most decisions have neither field)
+    if "limit" in pending:
+        limits = pending["limit"]
+        limit = limits.get(player) if limits is not None else None
         if limit is not None:
             live = [o for o in live if o < limit]
-    allowed = pending.get("allowed")
-    if allowed is not None:
-        own = allowed.get(player)
+    if "allowed" in pending:
+        allowed = pending["allowed"]
+        own = None
+        if allowed is not None and player in allowed:
+            own = allowed[player]
         if own is not None:
             if len(live) == len(pending["options"]):  # every option live (always, for a choice made at once): the
                 # player's own in the order of the options, without a look at each option (most are others')
-                kept = sorted(set(own))
+                kept = sorted(own)
+                for i in range(1, len(kept)):  # an option twice (rare): each once, as a set keeps them
+                    if kept[i] == kept[i - 1]:
+                        kept = sorted(set(own))
+                        break
                 if not kept or (kept[0] >= 0 and kept[-1] < len(live)):
                     return kept
             live = list(filter(set(own).__contains__, live))  # in the order of `live`

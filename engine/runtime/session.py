@@ -142,10 +142,11 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     while game.state["stage"] != "over" and (limit is None or made < limit):  # `Game.over`, read without its call
         pending = game.state["pending"]  # who answers, read from the pending decision: no Decision built for it
         assert pending is not None  # a game not over waits for a decision
-        if pending["by"] == [CHANCE]:
+        by = pending["by"]
+        player = by[0]
+        if player == CHANCE and len(by) == 1:  # (`by == [CHANCE]` without a list made for it)
             game.apply_chance()
         else:
-            player = pending["by"][0]
             legal = game._legal_now(pending, player)  # `Game.legal`, without its copy: only read here
             n = len(legal)
             if getrandbits is not None and n > 0:

@@ -648,7 +648,13 @@ class Choose(VerbStep):
         stop = len(cands) - still + 1 if still else len(cands)
         blind = False
         window = cands[start:stop]
-        if wait["cards"] and int in map(type, window):  # (no loop of Python to tell: most options are not cards)
+        some_card = False
+        if wait["cards"]:
+            for value in window:  # (compiled, a loop costs less than `int in map(type, window)`)
+                if type(value) is int:
+                    some_card = True
+                    break
+        if some_card:
             offer, options, seen = [], [], set()
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
             # nothing shown: whether `by` sees a card is its zone's alone, `seen_by`'s mask where one is kept (a
@@ -839,6 +845,8 @@ class ChooseSecretly(VerbStep):
             and bool(source[2])
             and all(n[0] in ("str", "num") for n in source[2])
         )
+        # whether a card may be among the options: not when they are written out as texts alone (no look at them)
+        self.may_hold_cards = self.of_cards and not (self.written_options and all(n[0] == "str" for n in source[2]))
 
     def run(self, g, c, frame):
         f = self.players_of
@@ -945,17 +953,25 @@ class ChooseSecretly(VerbStep):
         every option of theirs at once (each has one: `run` keeps no chooser without), without the loop."""
         wait = frame["wait"]
         own, options = wait["own"], wait["options"]
-        work = g.work = g.work - sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
-        if work < 0:
-            out_of_work()
         allowed: dict[str, list[int]] = {}  # (plain loops: compiled, they cost less than `dict(zip(...))` of `map`s)
         offers: dict[str, list[int]] = {}
+        size = 0  # every chooser's options, counted in the loop that reads them (no `sum` of a `map`)
         for player, keys in own.items():
             allowed[player] = keys[:]  # (copies, as `_pending`'s slices)
             n = len(keys)
+            size += n
             offers[player] = _PLACES[:n] if n <= _MANY_PLACES else list(range(n))
+        work = g.work = g.work - size  # as `_pending` charges it, one chooser after another (nothing kept before)
+        if work < 0:
+            out_of_work()
         # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
-        if self.of_cards and options and (type(options[0]) is int or int in map(type, options)):  # (the first, mostly)
+        some_card = False
+        if self.may_hold_cards:
+            for option in options:  # (a card first, mostly; compiled, a loop costs less than `int in map(type, ...)`)
+                if type(option) is int:
+                    some_card = True
+                    break
+        if some_card:
             # every option's kind at once when all are card numbers, the commonest (`_same_kind_twice`'s way; compiled,
             # comprehensions cost less than a `map` of a method's wrapper)
             instances = g.rules.instances
@@ -975,11 +991,11 @@ class ChooseSecretly(VerbStep):
             return self._ask(g, c, wait, allowed, offers, False)
         # `_ask` without its call when its words are fixed and no option is labelled: no "done", no rounds
         wait["offer"] = offers
-        askers = list(own)  # (`allowed` names them in the same order)
+        askers = list(own)  # (`allowed` and `offers` name them in the same order)
         wait["order"] = askers
         first = {}
-        for player in askers:
-            first[player] = [offers[player], allowed[player]]
+        for player, offer in offers.items():
+            first[player] = [offer, allowed[player]]
         wait["first"] = first
         return {
             "kind": "secret",
