@@ -30,7 +30,8 @@ def _items(g, value) -> list:
     budget (budget.py). A zone without places, or a list without gaps, is read as it is without `items_read`'s call
     (the commonest values: `sum(tableau(p), vp)`, `first(hand(me))`)."""
     if type(value) is str and value not in g._slotted:
-        items = g.state["zones"].get(value)
+        zones: dict = g.state["zones"]  # (a dict to Cython: `get` called in C, not looked up)
+        items = zones.get(value)
         if items is None:
             items = g.items_read(value)
     elif type(value) is list and None not in value:
@@ -46,7 +47,8 @@ def _items(g, value) -> list:
 def _count(c, items):
     g = c.g
     if type(items) is str and items not in g._slotted:
-        zone = g.state["zones"].get(items)  # a zone without gaps: its length (the commonest count)
+        zones: dict = g.state["zones"]
+        zone = zones.get(items)  # a zone without gaps: its length (the commonest count)
         count = len(zone) if zone is not None else len(g.items_read(items))
     elif type(items) is list and None not in items:  # a list without gaps: its length (as items_read reads it)
         count = len(items)
@@ -63,7 +65,8 @@ def _empty(c, items):
     or a list without gaps: its length, without `items_read`'s call)."""
     g = c.g
     if type(items) is str and items not in g._slotted:
-        zone = g.state["zones"].get(items)
+        zones: dict = g.state["zones"]
+        zone = zones.get(items)
         count = len(zone) if zone is not None else len(g.items_read(items))
     elif type(items) is list and None not in items:
         count = len(items)
@@ -96,7 +99,7 @@ def _extreme(pick, xs):
     """`pick` (min or max) of numbers, in one loop rather than over a generator (a pack asks it of two numbers, again
     and again): the same answer, and the same error when a value is no number or there are none."""
     if not xs:
-        return pick(int(x or 0) for x in xs)
+        return pick(xs)  # (the error `pick` gives no numbers; no generator: Cython calls this in C, functions.pxd)
     best = int(xs[0] or 0)
     for x in xs[1:]:
         best = pick(best, int(x or 0))
@@ -162,7 +165,7 @@ def _contains(c, text, word):
 def _tally(g, zone) -> dict:
     """The cards of `zone` (any value `items_of` reads) counted by card id, kept in `held_memo` (which every move
     empties) until a card moves: a menu asks it for every cost it checks and every card it compares."""
-    memo = g.held_memo
+    memo: dict = g.held_memo
     counts: dict[str, int] | None = memo.get(("counts", zone))
     if counts is None:
         counts = {}
@@ -313,15 +316,19 @@ def _copies(c, card, zone):
         return 0
     g = c.g
     wanted = g.rules.instances[card]
-    cards = g.state["zones"].get(zone) if type(zone) is str else None
+    zones: dict = g.state["zones"]
+    cards = zones.get(zone) if type(zone) is str else None
     if cards is not None:  # a zone: its tally, paid for as the cards it counts (as `_items` reads them, without calls)
         work = g.work = g.work - (
             len(cards) if zone not in g._slotted or None not in cards else len(cards) - cards.count(None)
         )
         if work < 0:
             out_of_work()
-        counts = g.held_memo.get(("counts", zone))
-        return (counts if counts is not None else _tally(g, zone)).get(wanted, 0)
+        memo: dict = g.held_memo
+        counts: dict | None = memo.get(("counts", zone))
+        if counts is None:
+            counts = _tally(g, zone)
+        return counts.get(wanted, 0)
     return sum(1 for x in _items(g, zone) if g.rules.instances[x] == wanted)
 
 

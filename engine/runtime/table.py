@@ -110,7 +110,8 @@ class Table:
     def tags_of(self, card):
         defs = self._card_defs
         if type(card) is int and 0 <= card < len(defs):  # `card_def` without its call: asked for most cards
-            return defs[card].get("tags") or ()
+            card_doc: dict = defs[card]
+            return card_doc.get("tags") or ()
         if card is None:
             return ()
         return self.card_def(card).get("tags") or ()
@@ -147,7 +148,8 @@ class Table:
         """Any value as a new list (the caller may keep or change it): a zone's cards, a list, one card or
         player, or nothing."""
         if type(value) is str:
-            zone = self.state["zones"].get(value)
+            zones: dict = self.state["zones"]
+            zone = zones.get(value)
             if zone is not None:
                 return [x for x in zone if x is not None] if value in self._slotted else zone[:]
         elif type(value) is list:
@@ -158,7 +160,8 @@ class Table:
         """`items_of` for a caller that only reads: a zone's or a list's own list when it has no gaps.
         Never keep it nor change it (a `for` keeps its items: it needs `items_of`)."""
         if type(value) is str:
-            zone = self.state["zones"].get(value)
+            zones: dict = self.state["zones"]
+            zone = zones.get(value)
             if zone is not None:  # a row without an empty place is read as it is, as a pile
                 return [x for x in zone if x is not None] if value in self._slotted and None in zone else zone
         elif type(value) is list:
@@ -182,7 +185,8 @@ class Table:
         if not isinstance(card, int):
             return None
         zone = self.state["loc"][card]
-        owner = self._zone_owner.get(zone, False)
+        owners: dict = self._zone_owner
+        owner = owners.get(zone, False)
         if owner is not False:
             return owner
         return zone.split(":")[1] if ":" in zone else None
@@ -207,7 +211,7 @@ class Table:
         return [p for p in seats if p not in out] if out else seats
 
     def counter(self, owner, counter_id):
-        counters = self.state["counters"]
+        counters: dict = self.state["counters"]  # (a dict to Cython: `get` called in C; an owner's may be no dict)
         values = counters.get(owner)
         if values is not None and counter_id in values:
             return values[counter_id]
@@ -339,13 +343,15 @@ class Table:
         state = self.state
         if self.held_memo:
             self.held_memo = {}
-        loc, known_zones = state["loc"], self._zone_defs
+        loc = state["loc"]  # (no type for Cython: a list of its own kind may stand in for it, and be written as one)
+        known_zones: dict = self._zone_defs
         source = loc[card]
         # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
         if (target in self._capacity or target not in known_zones) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
-        zones, slotted, sharing = state["zones"], self._slotted, self.sharing_snapshot
-        cards = zones[source]
+        zones: dict = state["zones"]
+        slotted, sharing = self._slotted, self.sharing_snapshot
+        cards: list = zones[source]
         if sharing is not None:  # (`own_zone` without its call)
             sharing = sharing["zones"]
             if cards is sharing.get(source):
@@ -354,7 +360,7 @@ class Table:
             cards[cards.index(card)] = None
         else:
             cards.remove(card)
-        dest = zones[target]
+        dest: list = zones[target]
         if sharing is not None and dest is sharing.get(target):
             dest = zones[target] = dest.copy()
         if target in slotted if target in known_zones else self.slotted(target):
@@ -370,10 +376,10 @@ class Table:
             dest.append(card)
         loc[card] = target
         state["orient"][card] = 0
-        shown = state["shown"]
+        shown: dict = state["shown"]
         if shown:  # (mostly none is shown)
             shown.pop(str(card), None)
-        known = state.get("known")
+        known: dict | None = state.get("known")
         if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
             known.pop(str(card), None)
 
