@@ -89,7 +89,8 @@ class _GreedyAsBefore(GreedyAgent):
 
 def _margin_as_before(g, player, *, in_place: bool = False) -> int:
     """scoring.projected_margin before this step, word for word (every score read before the end scoring)."""
-    counter, fewest, cooperative = g.rules.__dict__.get("_margin_plan") or scoring._margin_plan(g.rules)
+    plan = g.rules.__dict__.get("_margin_plan") or scoring._margin_plan(g.rules)
+    counter, fewest, cooperative = plan[:3]  # (the plan's first three: it holds the score read's repeats after them)
     state = g.state
     over = state["stage"] == "over"
     scores = (state["result"] or {}).get("scores") if over else None

@@ -10,8 +10,6 @@ pass of the seats from the round's first player), the order of turns (`next_turn
 
 from __future__ import annotations
 
-from itertools import repeat
-
 from .context import Ctx
 from .end_checks import trigger_reads
 from .errors import ContentError
@@ -56,9 +54,18 @@ def push_game_end(g) -> None:
     env, as `_push_phases` pushes them) as the round's first player. `step` at the stage "game_end", and a bot's
     projection (scoring.projected_margin), which ends its imagined game with no call of `step` for it."""
     me = first_player(g)
-    for key in turn_plan(g.rules).game_end:
-        g.push(key, me, None, {NOBODY: True})
+    keys = turn_plan(g.rules).game_end
+    stack = g.state["stack"]
+    if stack or len(keys) > _PUSHED_HERE:  # (never so at the game's end: its stack is empty) as `g.push` pushes them
+        for key in keys:
+            g.push(key, me, None, {NOBODY: True})
+    else:  # `g.push`'s frames, its depth check passed, made here: as many calls less (a bot's projection is one)
+        stack += [{"code": key, "pc": 0, "env": {NOBODY: True}, "me": me, "card": None, "wait": None} for key in keys]
     g.state["stage"] = "result"  # `win` and `end_game` from here on only declare (verbs.EndGame)
+
+
+# the most frames `push_game_end` makes itself on an empty stack: fewer than interpreter.MAX_FRAMES, whose check it skips
+_PUSHED_HERE = 32
 
 
 def _push_phases(g, whens: tuple, me):
@@ -482,8 +489,13 @@ def _check_end(g, plan=None):
     if reads is not None and not state.get("out"):  # (nothing else to test while they are unchanged: return)
         counters = state["counters"]
         quiet = [*counters]  # the owners, then each counter read's number (or end_checks.ABSENT) of each
-        for read in reads:
-            quiet += map(read, counters.values())
+        try:
+            for read in reads:  # (`dict.get` of each owner's counters, in C: end_checks.trigger_reads)
+                quiet += map(dict.get, counters.values(), *read)
+        except TypeError:  # an owner's counters that are no dict (a state built by hand): read by their own `get`
+            quiet = [*counters]
+            for counter, absent in reads:
+                quiet += [values.get(next(counter), next(absent)) for values in counters.values()]
         if quiet == g.ends_quiet:
             return
     triggers = plan.triggers
@@ -531,17 +543,31 @@ def _end_triggered(g, rule, player, current, seats, out):
 
 
 def _result(g):
+    """The game's result: the scores, and (`_decided`) the winners and the log line, but for a projection's game
+    (`Game.scores_only`: scoring.projected_margin), which reads the scores alone. Compiled, a function that holds
+    closures makes their cell at each call: `_decided` holds them, not called by a projection."""
     state: State = g.state
     ending = state["ending"] or {"rule": "declared", "by": None}
     counter = g.rules.score_counter
-    players = state["players"]
-    scores = dict(zip(players, map(g.counter, players, repeat(counter, len(players))), strict=True)) if counter else {}
+    scores = {}
+    if counter:  # each player's `g.counter(player, counter)`, read here: as many calls less (one a player)
+        counters = state["counters"]
+        for player in state["players"]:
+            values = counters.get(player)
+            scores[player] = (
+                values[counter] if values is not None and counter in values else counters["table"].get(counter, 0)
+            )
     if g.scores_only:  # a projection (scoring.projected_margin) reads the scores alone: no winners, no log line
         turns = state["turn"]["number"]
         state["result"] = {"winners": [], "scores": scores, "reason": ending.get("rule"), "turns": turns}
         state["stage"], state["pending"] = "over", None
         return
-    rule = next((r for r in g.rules.ends if r["id"] == ending.get("rule")), {})
+    _decided(g, state, ending, counter, scores)
+
+
+def _decided(g, state: State, ending: dict, counter, scores: dict) -> None:
+    """The end of `_result` for a game played on: its winners (the end rule's, else by the scores) and its log line."""
+    rule: dict = next((r for r in g.rules.ends if r["id"] == ending.get("rule")), {})
     if not rule and counter:  # ended otherwise (a turn limit, `end_game` with no rule holding): by the score
         rule = next((r for r in g.rules.ends if r.get("counter") == counter), {})
     if state.get("declared") is not None:

@@ -8,6 +8,7 @@ from itertools import repeat
 from .budget import WORK_BUDGET
 from .context import Ctx
 from .driver import push_game_end
+from .end_checks import ABSENT
 from .errors import ContentError, GameError
 
 DECIDED = 1_000  # what a won (or lost) game is worth to `projected_margin`, beyond any score
@@ -20,17 +21,20 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
     well a player is doing. `in_place`: end this very game instead of a copy, for a game thrown away
     afterwards (a bot's imagined game): the same number without the cost of a clone. A pack with no score counter ends with no scores
     (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
-    counter, fewest, cooperative = g.rules.__dict__.get("_margin_plan") or _margin_plan(g.rules)
+    counter, fewest, cooperative, the_counter, absent = g.rules.__dict__.get("_margin_plan") or _margin_plan(g.rules)
     state = g.state
     over = state["stage"] == "over"  # (`g.over`)
     scores = (state["result"] or {}).get("scores") if over else None
     if not over and counter:
         players = state["players"]
-        # the counters as they are now, for the score before the end scoring should it not finish (seldom): each
-        # owner's copied in C, the score read from them only when needed (`_scores_then`)
+        # the score counter's numbers as they are now, for the score before the end scoring should it not finish
+        # (seldom): each owner's number (or ABSENT) read in C by `dict.get` (the plan's endless `repeat`s its other
+        # arguments), no owner's counters copied; the players' scores worked out from them only when needed
         counters = state["counters"]
-        try:
-            then = dict(zip(counters, map(dict.copy, counters.values()), strict=True)) if "table" in counters else None
+        try:  # (the owners, then their numbers in the same order: no pairs made)
+            then = (
+                ([*counters], [*map(dict.get, counters.values(), the_counter, absent)]) if "table" in counters else None
+            )
         except TypeError:  # (counters not kept in dicts: a state built by hand)
             then = None
         if then is None:  # read now, as ever
@@ -47,7 +51,7 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
             scores = (state["result"] or {}).get("scores")
         except (ContentError, GameError):
             pass
-        scores = scores or (_scores_then(then, players, counter) if then is not None else now)
+        scores = scores or (_scores_then(*then, players) if then is not None else now)
     if not scores:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
     if fewest:  # `result: least`: the fewest points are the best, so a margin counts them down
@@ -58,28 +62,33 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
     else:  # over the best other player (none: 0)
         others = scores.copy()
         others.pop(player, None)
-        margin = mine - max(others.values(), default=0)
+        margin = mine - (max(others.values()) if others else 0)  # (no `default=`: a keyword, read slowly)
     if over:  # a game decided by winning or losing (a solo or cooperative end) counts that first
         winners = g.state["result"]["winners"]
         margin += DECIDED if player in winners else -DECIDED if winners or not scores else 0
     return margin
 
 
-def _scores_then(counters: dict, players: list, counter: str) -> dict:
-    """Each player's `counter` read from `counters` (owner -> counters, copied before the end scoring) as
-    `Table.counter` reads it: the player's own, else the table's shared one, else 0."""
-    table = counters["table"]
+def _scores_then(owners: list, numbers: list, players: list) -> dict:
+    """Each player's score from the owners' numbers of the score counter read before the end scoring (ABSENT where an
+    owner's counters held none), as `Table.counter` reads it: the player's own, else the table's shared one, else 0."""
+    then = dict(zip(owners, numbers, strict=True))
+    shared = then["table"]
+    shared = 0 if shared is ABSENT else shared
     scores = {}
     for player in players:
-        values = counters.get(player)
-        scores[player] = values[counter] if values is not None and counter in values else table.get(counter, 0)
+        number = then.get(player, ABSENT)
+        scores[player] = shared if number is ABSENT else number
     return scores
 
 
 def _margin_plan(rules) -> tuple:
-    """(score counter, whether the fewest win, whether cooperative): what a margin reads of the pack, worked out
-    once per pack rather than at each of a bot's projections (several a decision)."""
-    plan = rules.__dict__["_margin_plan"] = (rules.score_counter, fewest_win(rules), rules.cooperative)
+    """(score counter, whether the fewest win, whether cooperative, then the score counter and ABSENT each repeated
+    without end: the arguments of each `dict.get` of the numbers before the end scoring, never used up): what a margin
+    reads of the pack, worked out once per pack rather than at each of a bot's projections (several a decision)."""
+    counter = rules.score_counter
+    plan = (counter, fewest_win(rules), rules.cooperative, repeat(counter), repeat(ABSENT))
+    rules.__dict__["_margin_plan"] = plan
     return plan
 
 
