@@ -76,6 +76,7 @@ RETURNS_NOTHING = {
 }
 INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
 INLINED_EXPRESSIONS = True  # the plainest expressions' bodies written into the code, without their calls (tests: off)
+INLINED_READS = True  # expressions that only read, but may raise, written into the code in a `try` (tests: off)
 INLINED_STOPS = True  # a verb that pushed an effect or asks a decision stops the run without `stopped` (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
@@ -202,6 +203,8 @@ class _Lowering:
                 "read_by_all": read_by_all,
                 "one_number": verbs._one_number,
                 "_EMPTY_MAPPING": _EMPTY_MAPPING,  # (a flag read written into the code: `_flag_read`)
+                "_REDO": _REDO,  # (an expression that only reads, written into a `try`: `_read`)
+                "_redo": _redo,
             }
         )
 
@@ -220,6 +223,33 @@ class _Lowering:
             if source is not None:
                 return f"({source})"
         return f"{name}(c)"
+
+    def _read(self, prefix: str, pc: int, expression, target: str) -> list[str]:
+        """Lines setting `target` to `expression(c)`, bound as `_bind` binds it. For an expression that only reads
+        (`_read_only`: `players`, a flag of any holder, `g.params[...]`, a field from the pack's table...) but is
+        not of the plainest (`_value`), its body in a `try`: any error, and any helper whose value would be the
+        whole expression's, gives `_REDO`, and the expression is called after all. Its body changed nothing
+        before, so the call reads the same again and gives the same value, or raises its own error at its own
+        text, with the same work charged."""
+        name = self._bind(prefix, pc, expression)
+        body = getattr(expression, "inline_body", None)
+        if INLINED_EXPRESSIONS and INLINED_READS and type(body) is str and _inlined(body, f"{name}(c)") is None:
+            found = _read_only(body)
+            held = getattr(expression, "__globals__", None)
+            if found is not None and held is not None:
+                source, names = found
+                namespace = self.namespace
+                if all(word in held and namespace.get(word, held[word]) is held[word] for word in names):
+                    namespace.update((word, held[word]) for word in names)
+                    return [
+                        "try:",
+                        f"    {target} = {source}",
+                        "except Exception:",
+                        f"    {target} = _REDO",
+                        f"if {target} is _REDO:",
+                        f"    {target} = {name}(c)",
+                    ]
+        return [f"{target} = {self._value(prefix, pc, expression)}"]
 
     # ------------------------------------------------------------ the tree as ops
     def ops(self, nodes) -> list:
@@ -266,6 +296,7 @@ class _Lowering:
         op = step[0]
         if op == "let":
             value = self._value("X", pc, step[2])
+            setting = self._read("X", pc, step[2], "v")
             checked = [
                 f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
                 "    bounded_int(v)",
@@ -274,7 +305,7 @@ class _Lowering:
                 checked = []  # (a constant written into the code that no bound refuses)
 
             def render(correction):
-                return [f"pc = {pc}", f"v = {value}", *checked, f"E[{step[1]!r}] = v"]
+                return [f"pc = {pc}", *setting, *checked, f"E[{step[1]!r}] = v"]
         elif op == "verb":
             render = self._verb(pc, step[1])
         elif op == "stop":
@@ -287,12 +318,18 @@ class _Lowering:
             def render(correction):
                 return [f"pc = {pc}", f"E[{step[1]!r}] = max(0, int({count} or 0))"]
         elif op == "for_init":
-            items = self._value("X", pc, step[2])
+            setting = self._read("X", pc, step[2], "items")
+            if len(setting) == 1:  # (the value written into `items_of`'s call)
+                setting = [f"items = g.items_of({setting[0][len('items = ') :]})"]
+            elif _seats(setting[1]):  # a new list of players' names: as `items_of`'s copy of it, without the call
+                setting[-1] = f"    items = g.items_of({setting[-1][len('    items = ') :]})"
+            else:
+                setting.append("items = g.items_of(items)")
 
             def render(correction):
                 return [
                     f"pc = {pc}",
-                    f"items = g.items_of({items})",
+                    *setting,
                     "g.work -= len(items)",  # (`spend`, without its call: every loop starts so)
                     "if g.work < 0:",
                     "    out_of_work()",
@@ -429,8 +466,11 @@ class _Lowering:
             paid = False
             if branch is not None:
                 _, unless, then, otherwise = branch
-                test = self._value("X", unless, self.code.steps[unless][1])
-                lines += [f"{pad}pc = {unless}", f"{pad}if {test}:"]
+                setting = self._read("X", unless, self.code.steps[unless][1], "v")
+                if len(setting) == 1:  # (the value written into the test itself)
+                    lines += [f"{pad}pc = {unless}", f"{pad}if {setting[0][len('v = ') :]}:"]
+                else:
+                    lines += [f"{pad}pc = {unless}", *(pad + line for line in setting), f"{pad}if v:"]
                 self._emit(then, indent + 1, lines, depth)
                 if otherwise:
                     lines.append(f"{pad}else:")
@@ -627,6 +667,135 @@ def _flag_read(node, calls: list) -> bool:
     if found["holder"] == "c.me" and _MY_FLAG not in calls:
         calls.append(_MY_FLAG)
     return True
+
+
+# ------------------------------------------------------------ expressions that only read, written into a `try`
+_REDO = object()  # (`_Lowering._read`: the expression is called after all)
+_READ_NAMES = frozenset({"g", "E", "int", "_EMPTY_MAPPING"})  # names a body that only reads may read as they are
+_TABLE = re.compile(r"T_\w+\Z")  # codegen's tables of the pack's printed fields (`_field_read`): lists of plain data
+_GAME_READS = frozenset({"state", "params", "counters_of"})  # the game's own data (Game.__init__)
+_GAME_ASKS = frozenset({"in_play_from", "players_from"})  # Table's methods that make a new list and change nothing
+_BUILT_IN_READS = frozenset({"type", "bool", "len", "list"})  # built-ins that, on plain data, change nothing
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_only(body: str) -> tuple[str, frozenset] | None:
+    """(source, names of the expression's own to bind) of an expression whose returned value is the source `body`
+    (codegen), for `_Lowering._read` to write into a `try`; None unless its every step only reads plain data
+    (`_reading`): it may raise, but changes nothing (no work charged) before. A helper called where its value is
+    the whole expression's (`_add(g, _t0, 1)`, a field's getter `F_id(g, _t0)`...) is replaced by `_REDO`, and a
+    field's getter where a table was not read (`T_type[c.card] if ... else F_type(g, c.card)`) by `_redo()`."""
+    try:
+        tree = ast.parse(body, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    calls: dict = {}
+    if not _reading(tree.body, True, False, calls) or id(tree.body) in calls:
+        return None
+    source = ast.unparse(_Substituting(calls).visit(tree)) if calls else body
+    names = {node.id for node in ast.walk(ast.parse(source, mode="eval")) if type(node) is ast.Name}
+    names -= _READ_NAMES | _BUILT_IN_READS | {"_REDO", "_redo", "c"}
+    return source, frozenset(name for name in names if not _TEMPORARY.match(name))
+
+
+class _Substituting(ast.NodeTransformer):
+    """The tree with each call of `calls` (its id: the node put instead) replaced."""
+
+    def __init__(self, calls: dict):
+        self.calls = calls
+
+    def visit_Call(self, node):
+        put = self.calls.get(id(node))
+        return put if put is not None else self.generic_visit(node)
+
+
+class _Redo(Exception):
+    """(`_redo`: the expression is called after all)"""
+
+
+def _redo():
+    raise _Redo
+
+
+def _seats(line: str) -> bool:
+    """Whether `line` sets `items` to `g.in_play_from(...)` or `g.players_from(...)` (`_GAME_ASKS`): a new list
+    of the state's players, names (never None), as `items_of` would copy it."""
+    value = ast.parse(line.strip()).body[0].value  # type: ignore[attr-defined]
+    function = value.func if type(value) is ast.Call else None
+    return (
+        type(function) is ast.Attribute
+        and type(function.value) is ast.Name
+        and function.value.id == "g"
+        and (function.attr in _GAME_ASKS)
+    )
+
+
+def _reading(node, tail: bool, fallback: bool, calls: dict) -> bool:
+    """Whether `node` only reads (`_read_only`); the calls to replace gathered in `calls`. `tail`: its value is the
+    whole expression's; `fallback`: it is worked out only where a test found no faster way (an `else`)."""
+    kind = type(node)
+    if kind is ast.Constant:
+        return type(node.value) in (int, str, bool, float) or node.value is None
+    if kind is ast.Name:
+        return node.id in _READ_NAMES or _TEMPORARY.match(node.id) is not None or _TABLE.match(node.id) is not None
+    if kind is ast.Attribute:
+        owner = node.value
+        if type(owner) is not ast.Name:
+            return False
+        return owner.id == "c" and node.attr in ("me", "card") or owner.id == "g" and node.attr in _GAME_READS
+
+    def parts(values) -> bool:  # (values of their own: not the whole expression's)
+        return all(_reading(value, False, fallback, calls) for value in values)
+
+    if kind is ast.Subscript:
+        return type(node.slice) is not ast.Slice and parts((node.value, node.slice))
+    if kind is ast.UnaryOp:
+        return type(node.op) in (ast.Not, ast.USub) and parts((node.operand,))
+    if kind is ast.BoolOp:
+        last = len(node.values) - 1
+        return all(_reading(value, tail and i == last, fallback, calls) for i, value in enumerate(node.values))
+    if kind is ast.NamedExpr:
+        return _TEMPORARY.match(node.target.id) is not None and parts((node.value,))
+    if kind is ast.Compare:
+        return parts((node.left, *node.comparators))
+    if kind is ast.BinOp:
+        if type(node.op) not in (ast.Add, ast.Sub, ast.Mult, ast.Mod):
+            return False
+        if type(node.op) is ast.Mod and (type(node.left) is not ast.Constant or type(node.left.value) is not str):
+            return False  # (`%` only to make a text, `'hand:%s' % (p,)`)
+        return parts((node.left, node.right))
+    if kind in (ast.Tuple, ast.List):
+        return parts(node.elts)
+    if kind is ast.IfExp:
+        return (
+            parts((node.test,))
+            and _reading(node.body, tail, fallback, calls)
+            and _reading(node.orelse, tail, True, calls)
+        )
+    if kind is ast.Call:
+        function = node.func
+        if node.keywords or any(type(argument) is ast.Starred for argument in node.args):
+            return False
+        if (
+            type(function) is ast.Attribute
+        ):  # `g.in_play_from(p)`, or `get` of a mapping: `flags.get(p, _EMPTY_MAPPING)`
+            owner = function.value
+            if not parts(node.args):
+                return False
+            if type(owner) is ast.Name and owner.id == "g":
+                return function.attr in _GAME_ASKS
+            return function.attr == "get" and len(node.args) in (1, 2) and parts((owner,))
+        if type(function) is not ast.Name:
+            return False
+        if function.id in _BUILT_IN_READS or function.id == "_local":  # (`_local` raises: the call raises it again)
+            return parts(node.args)
+        if tail and function.id.startswith(("_", "F_", "B_")) and not function.id.startswith("__"):
+            calls[id(node)] = ast.Name("_REDO", ast.Load())  # (codegen's helpers, a field's getter, a built-in)
+            return True
+        if fallback and function.id.startswith("F_"):
+            calls[id(node)] = ast.Call(ast.Name("_redo", ast.Load()), [], [])
+            return True
+    return False
 
 
 def _local_read(node) -> bool:
