@@ -1,8 +1,11 @@
 """What the tests of lowered code share (tests/test_runtime_speed_y_inlined_verbs.py, zw_inlined_expressions,
-zw_loop_rounds, zx_f_flag_reads): a one-action pack's lowered functions dropped so that a switch of lowering.py takes
-effect, what taking `act` leaves (the oracle's and the code's, compared), and the source the first `act` lowers."""
+zw_loop_rounds, zw_lowered_stops, zx_f_flag_reads, zi_read_expressions): a one-action pack's lowered functions dropped
+so that a switch of lowering.py takes effect, a run with one switch off (the oracle: the code before its step) and on,
+what taking `act` leaves (the oracle's and the code's, compared), and the source the first `act` lowers."""
 
 from __future__ import annotations
+
+import contextlib
 
 from engine.runtime import lowering
 from engine.runtime.errors import ContentError
@@ -14,6 +17,29 @@ def forget(rules):
     for code in rules.code.values():
         if hasattr(code, "entries"):
             code.entries = None
+
+
+@contextlib.contextmanager
+def switched_off(switch: str, rules=None):
+    """lowering.py's `switch` (`INLINING`, `INLINED_EXPRESSIONS`...) off inside: the code before its step. `rules`'
+    lowered functions are dropped on the way in and out, so that each run lowers its effects as the switch says."""
+    if rules is not None:
+        forget(rules)
+    setattr(lowering, switch, False)
+    try:
+        yield
+    finally:
+        setattr(lowering, switch, True)
+        if rules is not None:
+            forget(rules)
+
+
+def both_ways(rules, switch: str, run=None):
+    """`run(rules)` (`act_twice` unless given) with lowering.py's `switch` off, then on: (the oracle's, the code's)."""
+    run = run or act_twice
+    with switched_off(switch, rules):
+        reference = run(rules)
+    return reference, run(rules)
 
 
 def act_twice(rules, players: int = 2):

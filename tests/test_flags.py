@@ -5,13 +5,14 @@ with a "did you mean", a declared flag no effect sets is D009, one set but never
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import textwrap
 
 import pytest
 from conftest import REPO, goal_end, one_action_rules, tiny_manifest, write_tree
+from lowered_code import switched_off
 from test_compiled_effects import interpreted
-from test_runtime_speed_y_inlined_verbs import called
 
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
@@ -119,6 +120,7 @@ def test_a_flag_for_a_value_that_is_no_player_is_an_error_not_a_new_holder(tmp_p
     leaves a state with keys that are not text, one no save writes back as it was. Every way of running the effect
     refuses it with the code `gain` gives the same mistake (X106), at the step, and the state keeps its holders."""
     rules = load(_pack(tmp_path, effect))
+    called = functools.partial(switched_off, "INLINING")  # every verb step a call of its `run`
     ways = {"inlined": contextlib.nullcontext, "called": called, "interpreted": interpreted}
     with ways[way](rules):
         game = Game.new(rules, 2, 0)

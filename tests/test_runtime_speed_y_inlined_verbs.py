@@ -7,7 +7,6 @@ and log at every decision, the same work spent, the same errors at the same text
 from __future__ import annotations
 
 import ast
-import contextlib
 import json
 import random
 from pathlib import Path
@@ -17,7 +16,7 @@ from conftest import one_action_rules, tiny_manifest, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lowered_code import act_twice as act
-from lowered_code import forget, lowered_sources
+from lowered_code import both_ways, lowered_sources
 from python_source import source_of
 
 from engine.runtime import lowering, verbs
@@ -58,28 +57,13 @@ owner: table
 """
 
 
-@contextlib.contextmanager
-def called(rules):
-    """Every verb step lowered as a call of the verb's `run` (the code before inlining)."""
-    forget(rules)
-    lowering.INLINING = False
-    try:
-        yield
-    finally:
-        lowering.INLINING = True
-        forget(rules)
+SWITCH = "INLINING"  # off for the oracle: every verb step lowered as a call of the verb's `run`, as before inlining
 
 
 def make_rules(tmp_path, effect: str):
     text = one_action_rules(effect, goal=99, extra=EXTRA)
     root = write_tree(tmp_path / "inlined", {"pack.yaml": tiny_manifest("inlined"), "rules.yaml": text})
     return load(root)
-
-
-def both_ways(rules, run):
-    with called(rules):
-        reference = run(rules)
-    return reference, run(rules)
 
 
 # ---------------------------------------------------------------- small scenarios against the called verbs
@@ -109,7 +93,7 @@ SCENARIOS = [
 def test_each_inlined_shape_changes_logs_and_spends_as_the_called_verb(tmp_path, effect):
     """Same state (flags, counters, log, `steps`) and work left after each `act`, inlined or called."""
     rules = make_rules(tmp_path, effect)
-    reference, inlined = both_ways(rules, act)
+    reference, inlined = both_ways(rules, SWITCH, act)
     assert reference[1] is None, reference[1]
     assert inlined == reference
 
@@ -130,7 +114,7 @@ ERRORS = [
 def test_an_error_inside_an_inlined_verb_has_the_called_verbs_code_text_and_offset(tmp_path, effect):
     """A bad counter value or player raises the same code, message and `file:offset` both ways."""
     rules = make_rules(tmp_path, effect)
-    reference, inlined = both_ways(rules, act)
+    reference, inlined = both_ways(rules, SWITCH, act)
     assert reference[1] is not None
     assert inlined == reference
 
@@ -156,7 +140,7 @@ def test_a_counter_holding_a_number_per_key_raises_x107_inlined_as_called(tmp_pa
         finally:
             Game.new = saved  # type: ignore[method-assign]
 
-    reference, inlined = both_ways(rules, keyed_vp)
+    reference, inlined = both_ways(rules, SWITCH, keyed_vp)
     assert reference[1] is not None and reference[1][1] == "X107", reference[1]
     assert inlined == reference
 
@@ -187,7 +171,7 @@ def test_any_run_of_plain_verbs_plays_as_the_called_verbs(tmp_path_factory, step
             flag = "open_season" if target == "open_season" and not other else "settled"  # (a table flag: no `for`)
             lines.append(f"{verb} {flag}{player}")
     rules = make_rules(tmp_path_factory.mktemp("any"), "\n".join(lines))
-    reference, inlined = both_ways(rules, act)
+    reference, inlined = both_ways(rules, SWITCH, act)
     assert inlined == reference
 
 
@@ -204,7 +188,7 @@ def test_seeded_games_of_every_pack_are_the_same_inlined_or_called(pack):
         play_randomly(g, random.Random(3), limit=300, after=lambda g: seen.append(json.dumps(g.state, sort_keys=True)))
         return seen, g.state_hash()
 
-    reference, inlined = both_ways(rules, game)
+    reference, inlined = both_ways(rules, SWITCH, game)
     assert len(inlined[0]) == len(reference[0])
     for i, (a, b) in enumerate(zip(reference[0], inlined[0], strict=True)):
         assert a == b, f"{pack}: state {i} differs"

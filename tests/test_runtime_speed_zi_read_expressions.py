@@ -7,14 +7,13 @@ oracle is the same effect lowered with those expressions called (`lowering.INLIN
 
 from __future__ import annotations
 
-import contextlib
+import functools
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, write_tree
 from lockstep import play_side_by_side
-from lowered_code import act_twice as act
-from lowered_code import forget, lowered_sources
+from lowered_code import both_ways, lowered_sources, switched_off
 
 from engine.runtime import lowering
 from engine.runtime.rules import load
@@ -37,30 +36,14 @@ LIMIT = (
 )
 
 
-@contextlib.contextmanager
-def called(rules=None):
-    """Every expression that only reads called again (the code before they were written into it in a `try`)."""
-    if rules is not None:
-        forget(rules)
-    lowering.INLINED_READS = False
-    try:
-        yield
-    finally:
-        lowering.INLINED_READS = True
-        if rules is not None:
-            forget(rules)
+SWITCH = "INLINED_READS"  # off for the oracle: every expression that only reads called again, as before it was written in a `try`
+called = functools.partial(switched_off, SWITCH)
 
 
 def make_rules(tmp_path, effect: str):
     text = one_action_rules(effect, goal=99, extra=FLAGS)
     root = write_tree(tmp_path / "reads", {"pack.yaml": MANIFEST, "rules.yaml": text})
     return load(root)
-
-
-def both_ways(rules):
-    with called(rules):
-        reference = act(rules)
-    return reference, act(rules)
 
 
 EFFECTS = [
@@ -74,7 +57,7 @@ EFFECTS = [
 @pytest.mark.parametrize("effect", EFFECTS)
 def test_an_expression_that_only_reads_plays_in_the_code_as_the_called_expression(tmp_path, effect):
     rules = make_rules(tmp_path, effect)
-    reference, now = both_ways(rules)
+    reference, now = both_ways(rules, SWITCH)
     assert reference[1] is None, reference[1]
     assert now == reference
 
@@ -90,7 +73,7 @@ ERRORS = [
 @pytest.mark.parametrize("effect", ERRORS)
 def test_an_error_in_the_try_is_the_called_expressions_at_its_text(tmp_path, effect):
     rules = make_rules(tmp_path, effect)
-    reference, now = both_ways(rules)
+    reference, now = both_ways(rules, SWITCH)
     assert reference[1] is not None
     assert now == reference
 

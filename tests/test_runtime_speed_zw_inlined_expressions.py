@@ -7,14 +7,13 @@ decision, the same errors at the same text."""
 
 from __future__ import annotations
 
-import contextlib
+import functools
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from lockstep import play_side_by_side
-from lowered_code import act_twice as act
-from lowered_code import forget, lowered_sources
+from lowered_code import both_ways, lowered_sources, switched_off
 
 from engine.runtime import lowering
 from engine.runtime.rules import load
@@ -31,30 +30,14 @@ visibility: owner
 """
 
 
-@contextlib.contextmanager
-def called(rules=None):
-    """Every expression of the lowered code called (the code before expressions were written into it)."""
-    if rules is not None:
-        forget(rules)
-    lowering.INLINED_EXPRESSIONS = False
-    try:
-        yield
-    finally:
-        lowering.INLINED_EXPRESSIONS = True
-        if rules is not None:
-            forget(rules)
+SWITCH = "INLINED_EXPRESSIONS"  # off for the oracle: every expression of the lowered code called, as before they were written into it
+called = functools.partial(switched_off, SWITCH)
 
 
 def make_rules(tmp_path, effect: str):
     text = one_action_rules(effect, goal=99, extra=EXTRA)
     root = write_tree(tmp_path / "locals", {"pack.yaml": tiny_manifest("locals"), "rules.yaml": text})
     return load(root)
-
-
-def both_ways(rules):
-    with called(rules):
-        reference = act(rules)
-    return reference, act(rules)
 
 
 SCENARIOS = [
@@ -75,7 +58,7 @@ SCENARIOS = [
 @pytest.mark.parametrize("effect", SCENARIOS)
 def test_a_local_read_in_the_code_changes_logs_and_spends_as_the_called_expression(tmp_path, effect):
     rules = make_rules(tmp_path, effect)
-    reference, now = both_ways(rules)
+    reference, now = both_ways(rules, SWITCH)
     assert reference[1] is None, reference[1]
     assert now == reference
 
@@ -93,7 +76,7 @@ ERRORS = [
 @pytest.mark.parametrize("effect", ERRORS)
 def test_an_error_after_a_local_read_has_the_called_expressions_code_text_and_offset(tmp_path, effect):
     rules = make_rules(tmp_path, effect)
-    reference, now = both_ways(rules)
+    reference, now = both_ways(rules, SWITCH)
     assert reference[1] is not None
     assert now == reference
 
@@ -110,7 +93,7 @@ def test_an_error_after_a_local_read_has_the_called_expressions_code_text_and_of
 def test_a_local_the_frame_lacks_calls_the_expression_for_its_error(tmp_path, effect):
     """A local set in a branch not taken: the expression is called and raises its own X109 at its text."""
     rules = make_rules(tmp_path, effect)
-    reference, now = both_ways(rules)
+    reference, now = both_ways(rules, SWITCH)
     assert reference[1] is not None and reference[1][1] == "X109", reference[1]
     assert now == reference
 

@@ -6,13 +6,13 @@ off): the same state, `steps` included, and the same work at every decision, and
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
+from lowered_code import both_ways, forget
 
 from engine.runtime import lowering
 from engine.runtime.game import Game
@@ -23,29 +23,7 @@ CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").exists())
 
 
-def forget(rules):
-    for code in rules.code.values():
-        if hasattr(code, "entries"):
-            code.entries = None
-
-
-@contextlib.contextmanager
-def called(rules):
-    """Every stop of a lowered run through `stopped` (the code before)."""
-    forget(rules)
-    lowering.INLINED_STOPS = False
-    try:
-        yield
-    finally:
-        lowering.INLINED_STOPS = True
-        forget(rules)
-
-
-def both_ways(rules, run):
-    with called(rules):
-        reference = run(rules)
-    forget(rules)
-    return reference, run(rules)
+SWITCH = "INLINED_STOPS"  # off for the oracle: every stop of a lowered run through `stopped`, as before
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -60,7 +38,7 @@ def test_seeded_games_of_every_pack_stop_as_with_the_call(pack):
         play_randomly(g, random.Random(5), limit=400, after=lambda g: seen.append((json.dumps(g.state), g.work)))
         return seen, g.state_hash()
 
-    reference, inlined = both_ways(rules, game)
+    reference, inlined = both_ways(rules, SWITCH, game)
     assert len(inlined[0]) == len(reference[0])
     for i, (a, b) in enumerate(zip(reference[0], inlined[0], strict=True)):
         assert a == b, f"{pack}: decision {i} differs"
@@ -107,7 +85,7 @@ def test_a_decision_an_effect_pushed_and_a_failure_stop_as_with_the_call(tmp_pat
             seen.append((json.dumps(game.state), game.work))
         return seen
 
-    reference, inlined = both_ways(rules, play)
+    reference, inlined = both_ways(rules, SWITCH, play)
     assert any("takes back" in state for state, _ in inlined)  # the failure was met
     assert inlined == reference
 

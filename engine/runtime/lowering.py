@@ -224,13 +224,13 @@ class _Lowering:
                 return f"({source})"
         return f"{name}(c)"
 
-    def _read(self, prefix: str, pc: int, expression, target: str) -> list[str]:
-        """Lines setting `target` to `expression(c)`, bound as `_bind` binds it. For an expression that only reads
-        (`_read_only`: `players`, a flag of any holder, `g.params[...]`, a field from the pack's table...) but is
-        not of the plainest (`_value`), its body in a `try`: any error, and any helper whose value would be the
-        whole expression's, gives `_REDO`, and the expression is called after all. Its body changed nothing
-        before, so the call reads the same again and gives the same value, or raises its own error at its own
-        text, with the same work charged."""
+    def _read(self, prefix: str, pc: int, expression, target: str) -> tuple[list[str], str] | None:
+        """Lines setting `target` to `expression(c)`, bound as `_bind` binds it, and the source written in its `try`,
+        for an expression that only reads (`_read_only`: `players`, a flag of any holder,
+        `g.params[...]`, a field from the pack's table...) but is not of the plainest (`_value`); else None. Its body
+        runs in a `try`: any error, and any helper whose value would be the whole expression's, gives `_REDO`, and
+        the expression is called after all. Its body changed nothing before, so the call reads the same again and
+        gives the same value, or raises its own error at its own text, with the same work charged."""
         name = self._bind(prefix, pc, expression)
         body = getattr(expression, "inline_body", None)
         if INLINED_EXPRESSIONS and INLINED_READS and type(body) is str and _inlined(body, f"{name}(c)") is None:
@@ -241,15 +241,9 @@ class _Lowering:
                 namespace = self.namespace
                 if all(word in held and namespace.get(word, held[word]) is held[word] for word in names):
                     namespace.update((word, held[word]) for word in names)
-                    return [
-                        "try:",
-                        f"    {target} = {source}",
-                        "except Exception:",
-                        f"    {target} = _REDO",
-                        f"if {target} is _REDO:",
-                        f"    {target} = {name}(c)",
-                    ]
-        return [f"{target} = {self._value(prefix, pc, expression)}"]
+                    lines = ["try:", f"    {target} = {source}", "except Exception:", f"    {target} = _REDO"]
+                    return [*lines, f"if {target} is _REDO:", f"    {target} = {name}(c)"], source
+        return None
 
     # ------------------------------------------------------------ the tree as ops
     def ops(self, nodes) -> list:
@@ -296,7 +290,8 @@ class _Lowering:
         op = step[0]
         if op == "let":
             value = self._value("X", pc, step[2])
-            setting = self._read("X", pc, step[2], "v")
+            read = self._read("X", pc, step[2], "v")
+            setting = read[0] if read is not None else [f"v = {value}"]
             checked = [
                 f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
                 "    bounded_int(v)",
@@ -318,13 +313,14 @@ class _Lowering:
             def render(correction):
                 return [f"pc = {pc}", f"E[{step[1]!r}] = max(0, int({count} or 0))"]
         elif op == "for_init":
-            setting = self._read("X", pc, step[2], "items")
-            if len(setting) == 1:  # (the value written into `items_of`'s call)
-                setting = [f"items = g.items_of({setting[0][len('items = ') :]})"]
-            elif _seats(setting[1]):  # a new list of players' names: as `items_of`'s copy of it, without the call
-                setting[-1] = f"    items = g.items_of({setting[-1][len('    items = ') :]})"
+            read = self._read("X", pc, step[2], "items")
+            if read is None:  # (the value written into `items_of`'s call)
+                setting = [f"items = g.items_of({self._value('X', pc, step[2])})"]
+            elif _seats(read[1]):  # a new list of players' names: as `items_of`'s copy of it, without the call; the
+                called = self._bind("X", pc, step[2])  # expression's own, called after all, copied as ever
+                setting = [*read[0][:-1], f"    items = g.items_of({called}(c))"]
             else:
-                setting.append("items = g.items_of(items)")
+                setting = [*read[0], "items = g.items_of(items)"]
 
             def render(correction):
                 return [
@@ -466,11 +462,12 @@ class _Lowering:
             paid = False
             if branch is not None:
                 _, unless, then, otherwise = branch
-                setting = self._read("X", unless, self.code.steps[unless][1], "v")
-                if len(setting) == 1:  # (the value written into the test itself)
-                    lines += [f"{pad}pc = {unless}", f"{pad}if {setting[0][len('v = ') :]}:"]
+                test = self.code.steps[unless][1]
+                read = self._read("X", unless, test, "v")
+                if read is None:  # (the value written into the test itself)
+                    lines += [f"{pad}pc = {unless}", f"{pad}if {self._value('X', unless, test)}:"]
                 else:
-                    lines += [f"{pad}pc = {unless}", *(pad + line for line in setting), f"{pad}if v:"]
+                    lines += [f"{pad}pc = {unless}", *(pad + line for line in read[0]), f"{pad}if v:"]
                 self._emit(then, indent + 1, lines, depth)
                 if otherwise:
                     lines.append(f"{pad}else:")
@@ -717,10 +714,10 @@ def _redo():
     raise _Redo
 
 
-def _seats(line: str) -> bool:
-    """Whether `line` sets `items` to `g.in_play_from(...)` or `g.players_from(...)` (`_GAME_ASKS`): a new list
+def _seats(source: str) -> bool:
+    """Whether the expression `source` is `g.in_play_from(...)` or `g.players_from(...)` (`_GAME_ASKS`): a new list
     of the state's players, names (never None), as `items_of` would copy it."""
-    value = ast.parse(line.strip()).body[0].value  # type: ignore[attr-defined]
+    value = ast.parse(source, mode="eval").body
     function = value.func if type(value) is ast.Call else None
     return (
         type(function) is ast.Attribute

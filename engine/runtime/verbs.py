@@ -648,13 +648,7 @@ class Choose(VerbStep):
         stop = len(cands) - still + 1 if still else len(cands)
         blind = False
         window = cands[start:stop]
-        some_card = False
-        if wait["cards"]:
-            for value in window:  # (compiled, a loop costs less than `int in map(type, window)`)
-                if type(value) is int:
-                    some_card = True
-                    break
-        if some_card:
+        if wait["cards"] and _holds_card(window):
             offer, options, seen = [], [], set()
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
             # nothing shown: whether `by` sees a card is its zone's alone, `seen_by`'s mask where one is kept (a
@@ -965,13 +959,7 @@ class ChooseSecretly(VerbStep):
         if work < 0:
             out_of_work()
         # identical cards a chooser sees are one option to them (no card among the options: no loop, no call)
-        some_card = False
-        if self.may_hold_cards:
-            for option in options:  # (a card first, mostly; compiled, a loop costs less than `int in map(type, ...)`)
-                if type(option) is int:
-                    some_card = True
-                    break
-        if some_card:
+        if self.may_hold_cards and _holds_card(options):
             # every option's kind at once when all are card numbers, the commonest (`_same_kind_twice`'s way; compiled,
             # comprehensions cost less than a `map` of a method's wrapper)
             instances = g.rules.instances
@@ -1182,6 +1170,15 @@ def _place_answered(keys: list[int], offer: list[int], key: int) -> int:
         return keys.index(key, first) if first >= 0 else -1
     except ValueError:  # "done": the place after the options
         return -1
+
+
+def _holds_card(values: list) -> bool:
+    """Whether a card (a card's number) is among `values`: a card comes first, mostly, and most options of a choice of
+    anything else are no cards. (Compiled, a loop costs less than `int in map(type, values)`.)"""
+    for value in values:  # noqa: SIM110 -- compiled, `any` of a generator makes a closure and a generator a call
+        if type(value) is int:
+            return True
+    return False
 
 
 def _same_kind_twice(g, values: list) -> bool:
