@@ -2,7 +2,7 @@
 
 - the turn's menu (`driver._on_menu`) tests the actions in one loop over the plan: the very actions `refusal` finds
   nothing against, in the pack's order, at every decision of seeded games;
-- `state.copy_state` works out once per shape of state (its keys, `shared`, `skip`) which part goes where
+- `state.copy_state` (copies.py) works out once per shape of state (its keys, `shared`, `skip`) which part goes where
   (`_copy_plan`): a state of another shape gets its own plan, never another's;
 - the phases pushed at each moment of the turn are worked out once per pack (`TurnPlan.pushed_at`);
 - `interpreter.advance` answers a decision with one option and no dead end known without working out its live
@@ -16,7 +16,7 @@ import random
 import pytest
 from scenario import ruleset
 
-from engine.runtime import driver, state
+from engine.runtime import copies, driver
 from engine.runtime.context import Ctx
 from engine.runtime.game import Game
 from engine.runtime.session import play_randomly
@@ -89,9 +89,9 @@ def test_a_state_of_another_shape_is_copied_by_its_own_plan():
 
 
 def test_the_copy_plans_are_bounded():
-    for n in range(state._MOST_PLANS + 5):
+    for n in range(copies._MOST_PLANS + 5):
         copy_state({f"k{n}": [n]})
-    assert len(state._COPY_PLANS) <= state._MOST_PLANS
+    assert len(copies._COPY_PLANS) <= copies._MOST_PLANS
 
 
 def test_the_phases_pushed_at_a_moment_are_worked_out_once_in_the_order_they_run():

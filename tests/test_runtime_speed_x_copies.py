@@ -1,8 +1,7 @@
-"""copy_state's fast path (issue 16): marshal's round trip of a tuple of the parts (no keys), the shared parts, the
-flat lists, `rng` and the zones put in place apart. It must give what `plain_copy` gives, key order included, and
+"""copy_state's fast path (issue 16): each part's maps and lists copied one by one (copies._copied), the shared parts,
+the flat lists, `rng` and the zones put in place apart. It must give what `plain_copy` gives, key order included, and
 share no container with the source but the shared parts."""
 
-import marshal
 import random
 
 import pytest
@@ -10,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.content.packs import resolve_target
+from engine.runtime import copies as copies_module
 from engine.runtime import rules as rules_module
-from engine.runtime import state as state_module
 from engine.runtime.game import Game
 from engine.runtime.state import copy_state, plain_copy
 
@@ -166,9 +165,9 @@ def test_plans_are_kept_per_shape():
     data = {"a": [1], "loc": ["x"], "rng": {"s": 1}}
     assert copy_state(data, ("a",))["a"] is data["a"]
     assert copy_state(data)["a"] is not data["a"]
-    for n in range(state_module._MOST_PLANS + 5):
+    for n in range(copies_module._MOST_PLANS + 5):
         copy_state({f"k{n}": n})
-    assert len(state_module._COPY_PLANS) <= state_module._MOST_PLANS
+    assert len(copies_module._COPY_PLANS) <= copies_module._MOST_PLANS
 
 
 PACKS = ["cro-magnon", "neolithibum", "stone-age-mammoth-herd", "paleo-a-new-beginning", "cro-magnon-solo"]
@@ -204,12 +203,10 @@ def test_real_states_copy_as_plain_copy(pack):
             steps += 1
 
 
-def test_one_round_trip_of_a_tuple(monkeypatch):
-    """The step itself: marshal writes one tuple of the parts, no keys, and none of the parts copied apart (the
-    zones, `loc`, `orient`, `rng`, the shared ones): each stands as a reference to the first part marshal copies.
-    Fails if the copy goes back to marshal's round trip of a dict."""
-    written = []
-    monkeypatch.setattr(state_module, "_dumps", lambda value: written.append(value) or marshal.dumps(value))
+def test_no_marshal_round_trip_for_plain_parts(monkeypatch):
+    """The step itself (tests/test_runtime_speed_zg_copies.py holds it to the marshal copy of before): the parts of
+    plain maps and lists are copied without marshal, sharing their texts. Fails if the copy goes back to marshal."""
+    monkeypatch.setattr(copies_module, "plain_copy", lambda value: pytest.fail(f"marshal copied {value!r}"))
     data = {
         "format": "knap-state/2",
         "params": {"n": 1},
@@ -222,5 +219,5 @@ def test_one_round_trip_of_a_tuple(monkeypatch):
     }
     copied = copy_state(data, shared=("params", "pending"))
     assert same(copied, old_copy_state(data, ("params", "pending")))
-    assert len(written) == 1 and type(written[0]) is tuple
-    assert written[0] == ("knap-state/2",) * 6 + (data["counters"], "knap-state/2")
+    assert copied["counters"]["P1"] is not data["counters"]["P1"]
+    assert next(iter(copied["counters"])) is next(iter(data["counters"]))  # the key text itself, not a new one

@@ -8,10 +8,9 @@ through the names `Game` gives (`g.pending`, `g.turn`, ...).
 
 # no `from __future__ import annotations` here: TypedDict of Python 3.11 sees NotRequired only when the
 # annotations are evaluated
-import marshal
-from functools import partial
-from operator import itemgetter
 from typing import Any, Literal, NotRequired, TypedDict
+
+from .copies import copy_state, plain_copy  # noqa: F401 (importable from here as before)
 
 FORMAT = "knap-state/2"
 APPEND_ONLY = ("log", "history")  # state lists whose entries, once appended, never change
@@ -152,108 +151,6 @@ def card_counter_max(rules, counter: dict, card: int):
     stat = rules.card_values(counter["max_from"])[card]
     stat = int(stat) if isinstance(stat, int) else 0
     return stat if high is None else min(int(high), stat)
-
-
-_dumps, _loads = marshal.dumps, marshal.loads
-
-
-def plain_copy(data):
-    """A deep copy of plain data (dicts, lists, text, numbers): marshal does it in C, far faster than
-    copy.deepcopy."""
-    return marshal.loads(marshal.dumps(data))
-
-
-_FLAT_LISTS = ("loc", "orient")  # a state's lists of numbers and texts only: a slice is their deep copy
-_SCALARS = frozenset((str, int, bool, float, type(None)))  # immutable: a copy may share them
-
-
-def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
-    """`plain_copy` of a state (or of part of one), the same keys in the same order. Its largest parts hold only
-    numbers and texts one level down: the zones (lists of card numbers), `loc` and `orient`; a slice of each list is
-    its deep copy and costs a fraction of marshal's round trip. The rest goes through marshal in one round trip, as
-    a tuple of the parts in the state's order (an itemgetter's, in C) in which each part copied apart stands as the
-    first part marshal copies (a mere reference in marshal's output): a tuple has no keys for marshal to write and
-    read back, and the copy is made of the keys and that tuple at once, before the shared parts and those copied
-    apart take their places. The undo snapshot at each action's start (driver.start_action) and `clone` pay for it
-    (issue 16).
-    `shared`: keys whose values are kept as they are, for a caller that knows nothing changes them; `skip`: keys
-    left out of the copy. Which key goes where is worked out once per shape of state (`_copy_plan`)."""
-    keys = tuple(data)
-    plan = _COPY_PLANS.get((keys, shared, skip))
-    if plan is None:
-        plan = _copy_plan(keys, shared, skip)
-    kept, read, shared_kept, flat_lists, copies_rng, copies_zones = plan
-    copied = dict(zip(kept, _loads(_dumps(read(data))), strict=True))  # (plain_copy, less a call)
-    for key in shared_kept:
-        copied[key] = data[key]
-    try:  # (list.copy, dict.values: TypeError on a part of another shape, as in a state built by hand)
-        for key in flat_lists:
-            copied[key] = list.copy(data[key])
-        if copies_rng:
-            rng = data["rng"]
-            if not _SCALARS.issuperset(map(type, dict.values(rng))):
-                raise TypeError
-            copied["rng"] = rng.copy()
-        if copies_zones:
-            zones = data["zones"]
-            copied["zones"] = dict(zip(zones, map(list.copy, dict.values(zones)), strict=True))
-    except TypeError:
-        _copy_apart(data, copied, plan)
-    return copied
-
-
-# (the state's keys, shared, skip) -> how copy_state copies such a state: keyed by all it reads, so never stale; a
-# game's states have a handful of shapes (a state built by hand may add more: the plans are dropped past _MOST_PLANS)
-_COPY_PLANS: dict[tuple, tuple] = {}
-_MOST_PLANS = 64
-
-
-def _copy_plan(keys: tuple, shared: tuple, skip: tuple) -> tuple:
-    """For copy_state: the keys copied (in order); what reads marshal's tuple of their parts; the shared keys and the
-    flat lists; whether `rng` and the zones are copied apart. A key both skipped and shared is skipped; a part both
-    shared and copied apart is shared."""
-    kept = tuple(key for key in keys if key not in skip)
-    shared_kept = tuple(key for key in kept if key in shared)
-    flat_lists = tuple(key for key in kept if key in _FLAT_LISTS and key not in shared)
-    copies_rng, copies_zones = ("rng" in kept and "rng" not in shared), ("zones" in kept and "zones" not in shared)
-    apart = (*shared_kept, *flat_lists, *("rng",) * copies_rng, *("zones",) * copies_zones)
-    marshalled = [key for key in kept if key not in apart]
-    # in place of a part copied apart, the tuple holds the first part marshal copies again (a reference to it, in
-    # marshal's output: it costs next to nothing), or None where marshal copies nothing
-    stand_in = marshalled[0] if marshalled else None
-    read_keys = tuple(key if key in marshalled else stand_in for key in kept)
-    read = itemgetter(*read_keys) if stand_in is not None and len(read_keys) > 1 else partial(_read_each, read_keys)
-    if len(_COPY_PLANS) >= _MOST_PLANS:
-        _COPY_PLANS.clear()
-    plan = _COPY_PLANS[keys, shared, skip] = (kept, read, shared_kept, flat_lists, copies_rng, copies_zones)
-    return plan
-
-
-def _read_each(keys: tuple, data: dict) -> tuple:
-    """The values of `keys` in `data` as a tuple, None for a key it has not (an itemgetter's tuple, for the plans
-    of fewer than two keys or with no part marshal copies)."""
-    return tuple(map(data.get, keys))
-
-
-def _copy_apart(data: dict, copied: dict, plan: tuple) -> None:
-    """For copy_state, a state whose flat lists, `rng` or zones are not all of their usual shape (a state built by
-    hand): each list sliced, a map of scalars copied, anything else copied by marshal."""
-    _, _, _, flat_lists, copies_rng, copies_zones = plan
-    for key in flat_lists:
-        values = data[key]
-        copied[key] = values[:] if type(values) is list else plain_copy(values)
-    if copies_rng:
-        rng = data["rng"]
-        scalars_only = type(rng) is dict and _SCALARS.issuperset(map(type, rng.values()))
-        copied["rng"] = rng.copy() if scalars_only else plain_copy(rng)
-    if copies_zones:
-        zones = data["zones"]
-        if type(zones) is dict:
-            copied["zones"] = {
-                zone: cards[:] if type(cards) is list else plain_copy(cards) for zone, cards in zones.items()
-            }
-        else:
-            copied["zones"] = plain_copy(zones)
 
 
 def first_state(rules, names: list[str], seed: int, max_rounds: int) -> State:
