@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import operator
 import re
 import types
 from typing import Any
@@ -123,7 +122,8 @@ def _each(g, source, weight, key, at):
     if kind is list:
         items = source if None not in source else g.items_read(source)
     elif kind is str:
-        items = g.state["zones"].get(source)
+        zones: dict = g.state["zones"]  # (a dict to Cython: `get` called in C, not looked up by name)
+        items = zones.get(source)
         if items is None or source in g._slotted:
             items = g.items_read(source)
     else:
@@ -183,7 +183,16 @@ def _ge(a, b):
 
 def _opponents(g, me) -> list:
     """`opponents`: the players in play from `me` on, less `me`, who comes first when in play (a new list, without a
-    comprehension made and run at each read: a menu asks it again and again)."""
+    comprehension made and run at each read: a menu asks it again and again). With nobody out of the game or the round,
+    the seats after `me`, then those before (`in_play_from` without its call, nor its list cut again)."""
+    state: dict = g.state  # (a dict to Cython: `get` called in C)
+    if not state.get("out"):
+        order = state["players"]
+        try:
+            i = order.index(me)
+        except ValueError:  # `me` is no seat: every seat
+            return [p for p in order if p != me]
+        return order[i + 1 :] + order[:i]
     players = g.in_play_from(me)
     if players and players[0] == me:
         return players[1:]
@@ -266,7 +275,8 @@ def _matches(g, source, weight, key, at, value):
     if kind is list:
         items = source if None not in source else g.items_read(source)
     elif kind is str:
-        items = g.state["zones"].get(source)
+        zones: dict = g.state["zones"]  # (a dict to Cython: `get` called in C, not looked up by name)
+        items = zones.get(source)
         if items is None or source in g._slotted:
             items = g.items_read(source)
     else:
@@ -1635,9 +1645,6 @@ def _field_reads(rules, name: str):
     return _NOTHING if functions.static_field_table(rules, name) is not None else None
 
 
-_LAST = operator.itemgetter(slice(-1, None))  # a list's last item, as a list of one (none of an empty one)
-
-
 def _counter_kept_by(rules, name: str) -> str | None:
     """Who keeps the counter `name` in the state: "player" (each player, from the start: state.py), "table" (the table
     alone, whatever `owner` says besides: Table.set_counter), None for no counter or one kept on each card."""
@@ -1658,24 +1665,29 @@ def _cached_where(g, cache, ident, wholes, tops, everyones, owned, values, compu
     `where_parts` proved it reads nothing else): the table zones `wholes` (all their cards) and `tops` (their
     top card), every player's zone of each id of `everyones`, the zones `owned` (keys); a menu asked again
     while those zones stay as they were reads them back, and pays the work the first answer cost. The key is
-    made without a Python loop per zone where it can (`map`): it is made at every evaluation. Every player's zones
-    are read as they are, without a call per zone (`_held`) unless one is not made."""
-    zones = g.state["zones"]
-    read = zones.__getitem__
-    players = _every_key(g, everyones) if everyones else ()
-    try:
-        everyone = tuple(map(tuple, map(read, players)))
-    except (KeyError, TypeError):  # a player's zone not made (or none): None in its place
-        everyone = tuple(map(_held, map(zones.get, players)))
-    known = (
-        ident,
-        values,
-        *map(tuple, map(read, wholes)),
-        *map(tuple, map(_LAST, map(read, tops))),
-        *everyone,
-        *(((zone, _held(zones.get(zone))) for zone in owned) if owned else ()),
-    )
-    hit = cache.get(known)
+    made at every evaluation: in plain loops (compiled, they cost less than `map`s of `tuple` and a tuple display of
+    them). Every player's zones are read as they are, without a call per zone (`_held`) unless one is not made."""
+    zones: dict = g.state["zones"]  # (a dict to Cython: read and `get` in C)
+    everyone = []
+    if everyones:
+        players = _every_key(g, everyones)
+        try:
+            for zone in players:
+                everyone.append(tuple(zones[zone]))
+        except (KeyError, TypeError):  # a player's zone not made (or none): None in its place
+            everyone = [_held(zones.get(zone)) for zone in players]
+    parts = [ident, values]
+    for zone in wholes:
+        parts.append(tuple(zones[zone]))
+    for zone in tops:
+        parts.append(tuple(zones[zone][-1:]))  # its top card, as a list of one (none of an empty zone)
+    parts += everyone
+    if owned:
+        for zone in owned:
+            parts.append((zone, _held(zones.get(zone))))
+    known = tuple(parts)
+    cache_of: dict = cache
+    hit = cache_of.get(known)
     if hit is not None:
         items, spent = hit
         g.work -= spent

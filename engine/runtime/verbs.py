@@ -199,7 +199,8 @@ class VerbStep:
         self.binds_one = node is None or (node[0] == "num" and node[2] == 1)
 
     def value(self, c, key, default=None):
-        f = self.args.get(key)
+        args: dict = self.args  # (a dict to Cython: `get` called in C, not looked up by name)
+        f = args.get(key)
         return f(c) if f is not None else default
 
     def argument(self, key, default=None) -> tuple:
@@ -337,7 +338,8 @@ def acting(c):
     """Who acts, for the log: the player carrying out the effect, or None for an effect that is nobody's act
     (a phase outside any player's turn: setup, a round's start or end, the game's end; driver.NOBODY), where
     `me` is only the round's first player."""
-    return None if c.env.get(NOBODY) else c.me
+    env: dict = c.env
+    return None if env.get(NOBODY) else c.me
 
 
 def _move_logged(g, cards, target, actor, verb, slot=None):
@@ -381,7 +383,7 @@ def _move_one_logged(g, card, target, actor, verb, slot):
         return
     state = g.state
     source = state["loc"][card]
-    masks = g.sight_masks
+    masks: dict = g.sight_masks  # (a dict to Cython: `get` called in C)
     before = masks.get(source)  # (None: a `top` zone's, or none kept yet)
     if before is None or state["shown"]:
         before = seen_by(g, card)
@@ -409,7 +411,7 @@ class Draw(VerbStep):
         player = self.player(c)
         f = self.amount_of
         amount = int((self.amount if f is None else f(c)) or 0)
-        zones = g.state["zones"]
+        zones: dict = g.state["zones"]
         f = self.from_of
         source = self.source if f is None else f(c)
         if type(source) is not str or source not in zones:  # (`zone_key` without its call for a zone's key: a deck)
@@ -421,7 +423,8 @@ class Draw(VerbStep):
             if target_value in zones:
                 target = target_value
             else:
-                own = g._own_keys.get(target_value)
+                own_keys: dict = g._own_keys  # (dicts to Cython: `get` called in C)
+                own: dict | None = own_keys.get(target_value)
                 if own is not None:
                     target = own.get(player)
         if target is None:
@@ -429,14 +432,20 @@ class Draw(VerbStep):
         f = self.at_of
         slot = self.at if f is None else f(c)
         drawn = []
+        actor = acting(c)  # (once: moving cards changes nobody's act)
         for _ in range(amount):
-            card = next((x for x in reversed(zones[source]) if x is not None), None)
+            pile: list = zones[source]  # (a list to Cython, as Table.move reads it: read backwards by index)
+            card = None
+            for x in reversed(pile):  # its top card (a loop: compiled, a generator costs an object and its calls)
+                if x is not None:
+                    card = x
+                    break
             if card is None:
                 if not g.refill(source):
                     break
                 card = next(x for x in reversed(zones[source]) if x is not None)
             drawn.append(card)
-            _move_one_logged(g, card, target, acting(c), "draws", slot)
+            _move_one_logged(g, card, target, actor, "draws", slot)
         self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
 
 
@@ -468,10 +477,12 @@ class Move(VerbStep):
                 raise ContentError(f"`{self.name}` needs `to`: the pack has no hand zone", code="X115")
         target = None  # `zone_key` without its call for a zone's key or a zone each player has (most moves)
         if type(target_value) is str:
-            if target_value in g.state["zones"]:
+            zones: dict = g.state["zones"]
+            if target_value in zones:
                 target = target_value
             else:
-                own = g._own_keys.get(target_value)
+                own_keys: dict = g._own_keys  # (dicts to Cython: `get` called in C)
+                own: dict | None = own_keys.get(target_value)
                 if own is not None:
                     target = own.get(player)
         if target is None:
@@ -480,7 +491,8 @@ class Move(VerbStep):
         if moved is not None:
             moved = moved(c)
         cards = None if type(moved) is int else self.cards(c, moved)  # one card, most often: no list of it
-        actor = None if c.env.get(NOBODY) else me  # `acting`, without its call: most effects move cards
+        env: dict = c.env
+        actor = None if env.get(NOBODY) else me  # `acting`, without its call: most effects move cards
         f = self.at_of
         slot = self.at if f is None else f(c)
         if cards is None:  # (`cards` and `_move_logged` without their calls)
@@ -641,8 +653,11 @@ class Choose(VerbStep):
         return self._pending(g, c, frame)
 
     def _pending(self, g, c, frame):
-        wait = frame["wait"]
-        cands, picked, low, by = wait["cands"], wait["picked"], wait["low"], wait["by"]
+        # (dicts and lists to Cython, as `run` makes them: `get` and slices in C, not looked up by name)
+        wait: dict = frame["wait"]
+        cands: list = wait["cands"]
+        picked: list = wait["picked"]
+        low, by = wait["low"], wait["by"]
         start = picked[-1] + 1 if picked else 0
         still = max(0, low - len(picked))
         stop = len(cands) - still + 1 if still else len(cands)
@@ -653,8 +668,11 @@ class Choose(VerbStep):
             can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
             # nothing shown: whether `by` sees a card is its zone's alone, `seen_by`'s mask where one is kept (a
             # `top` zone's is None: asked of `can_see`, as is every card while cards are shown or `by` is no seat)
-            bit = seat_bits(g).get(by, 0) if type(by) is str and not g.state["shown"] else 0
-            masks = g.sight_masks
+            bit = 0
+            if type(by) is str and not g.state["shown"]:
+                bits: dict = seat_bits(g)
+                bit = bits.get(by, 0)
+            masks: dict = g.sight_masks
             for j in range(start, stop):
                 value = cands[j]
                 if type(value) is int:
@@ -691,9 +709,9 @@ class Choose(VerbStep):
         return labelled(self, g, c, pending)
 
     def resume(self, g, c, frame, answer):
-        wait = frame["wait"]
+        wait: dict = frame["wait"]  # (`get` called in C)
         j = wait["offer"][answer]
-        picked = wait["picked"]
+        picked: list = wait["picked"]
         if j >= 0:
             picked.append(j)
         if j < 0 or len(picked) >= wait["high"] or picked[-1] >= len(wait["cands"]) - 1:
@@ -849,7 +867,8 @@ class ChooseSecretly(VerbStep):
         own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
         hashable = True  # every option so far is hashable: `options` is then `positions`' keys, in order
-        source = self.args.get("from")
+        args: dict = self.args  # (a dict to Cython: `get` called in C)
+        source = args.get("from")
         if self.written_options and players:  # the same options for all: places found once, charged as below
             items = source(c)
             positions.update(zip(filterfalse(positions.__contains__, items), count()))
@@ -864,10 +883,24 @@ class ChooseSecretly(VerbStep):
                 own[player] = keys[:]
         else:
             chooser = Ctx(g, c.env, None, c.card)  # one context, `me` each chooser in turn: expressions only read it
+            zones: dict = g.state["zones"]
+            slotted = g._slotted
             for player in players:
                 chooser.me = player
-                # only read: each item is kept in `options`, never the list itself
-                items = g.items_read(source(chooser)) if source is not None else []
+                # only read: each item is kept in `options`, never the list itself (`items_read` without its call for
+                # a list without gaps or a zone without places, the commonest: `opponents`, `hand(me)`)
+                items = None
+                if source is not None:
+                    value = source(chooser)
+                    if type(value) is list:
+                        if None not in value:
+                            items = value
+                    elif type(value) is str and value not in slotted:
+                        items = zones.get(value)
+                    if items is None:
+                        items = g.items_read(value)
+                else:
+                    items = []
                 # each option is looked for among those so far (`spend`, without its call)
                 work = g.work = g.work - len(items) * (1 + (len(positions) if hashable else len(options)))
                 if work < 0:
@@ -945,8 +978,12 @@ class ChooseSecretly(VerbStep):
     def _first_pending(self, g, c, frame):
         """`_pending` of a choice of one pick each (no `taking`: its one round), the commonest: every chooser offered
         every option of theirs at once (each has one: `run` keeps no chooser without), without the loop."""
-        wait = frame["wait"]
-        own, options = wait["own"], wait["options"]
+        # (dicts and lists to Cython, as `run` makes them: slices and `get` in C, not looked up by name)
+        wait: dict = frame["wait"]
+        own: dict = wait["own"]
+        options: list = wait["options"]
+        keys: list  # each chooser's places in `options`
+        places: list = _PLACES
         allowed: dict[str, list[int]] = {}  # (plain loops: compiled, they cost less than `dict(zip(...))` of `map`s)
         offers: dict[str, list[int]] = {}
         size = 0  # every chooser's options, counted in the loop that reads them (no `sum` of a `map`)
@@ -954,7 +991,7 @@ class ChooseSecretly(VerbStep):
             allowed[player] = keys[:]  # (copies, as `_pending`'s slices)
             n = len(keys)
             size += n
-            offers[player] = _PLACES[:n] if n <= _MANY_PLACES else list(range(n))
+            offers[player] = places[:n] if n <= _MANY_PLACES else list(range(n))
         work = g.work = g.work - size  # as `_pending` charges it, one chooser after another (nothing kept before)
         if work < 0:
             out_of_work()
@@ -975,7 +1012,8 @@ class ChooseSecretly(VerbStep):
                 if twice:
                     offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
         prompt = self.fixed_prompt
-        if prompt is None or self.shape is not None or self.args.get("showing") is not None:
+        args: dict = self.args
+        if prompt is None or self.shape is not None or args.get("showing") is not None:
             return self._ask(g, c, wait, allowed, offers, False)
         # `_ask` without its call when its words are fixed and no option is labelled: no "done", no rounds
         wait["offer"] = offers
@@ -1091,7 +1129,7 @@ class ChooseSecretly(VerbStep):
         return labelled(self, g, c, pending, owner)  # `showing` labels for each option's chooser, list options
 
     def resume(self, g, c, frame, answer):
-        wait = frame["wait"]
+        wait: dict = frame["wait"]
         if "own" not in wait:  # a save from before `taking`: one pick each, told at once
             frame["wait"] = wait = _one_round(wait)
         options = wait["options"]
@@ -1112,7 +1150,7 @@ class ChooseSecretly(VerbStep):
         else:  # one pick each, everyone's now: an answer is its option's place in `options` (`allowed` holds those
             # places), the option at the place picked in the chooser's own: bound and told without lists of picks,
             # nor kept in the wait's (interpreter.resume_verb drops the wait as this returns: no decision sees it)
-            picked = {}  # (a plain loop: compiled, it costs less than `dict(zip(...))`)
+            picked: dict = {}  # (a plain loop: compiled, it costs less than `dict(zip(...))`)
             order = wait["order"]
             for i in range(min(len(order), len(answer))):
                 picked[order[i]] = options[answer[i]]
@@ -1123,7 +1161,7 @@ class ChooseSecretly(VerbStep):
         told = []  # whoever cannot see it
         of_cards = self.of_cards
         names = g._card_names  # `card_label(card, None)`, without its call
-        text_names = g._text_names  # (table.text_names)
+        text_names: dict = g._text_names  # (table.text_names; a dict to Cython: `get` called in C)
         for p, v in told_of:
             if of_cards and type(v) is int:
                 told.append([p, names[v], seen_by(g, v)])
@@ -1334,7 +1372,8 @@ class Perform(VerbStep):
             raise ContentError(f"`{action}` is not an action", code="X107")
         key = self.effect_key or f"action/{action}/effect"
         if key in rules.code:
-            env = {NOBODY: True} if c.env.get(NOBODY) and self.for_player is None else None  # (`_inherited`)
+            inherited: dict = c.env
+            env = {NOBODY: True} if inherited.get(NOBODY) and self.for_player is None else None  # (`_inherited`)
             names = actions[action].get("params") or ()
             if names:
                 given = [value(c) for value in self.args.get("values") or ()]
