@@ -62,6 +62,7 @@ def checked_ends(monkeypatch):
         calls = []
         spied = driver.TurnPlan.__new__(driver.TurnPlan)
         spied.trigger_reads = plan.trigger_reads
+        spied.trigger_zones = plan.trigger_zones
         spied.triggers = tuple((rule, lambda c, t=t: calls.append(1) or t(c)) for rule, t in plan.triggers)
         ending = g.state["ending"]
         real(g, spied)
@@ -136,6 +137,7 @@ def test_the_shortcut_tests_no_trigger_while_the_numbers_read_are_unchanged():
     calls = []
     spied = driver.TurnPlan.__new__(driver.TurnPlan)
     spied.trigger_reads = plan.trigger_reads
+    spied.trigger_zones = plan.trigger_zones
     spied.triggers = tuple((rule, lambda c, t=t: calls.append(c.me) or t(c)) for rule, t in plan.triggers)
     game.ends_quiet = None
     driver._check_end(game, spied)
@@ -174,6 +176,7 @@ def test_a_number_changed_in_place_is_never_kept_as_unchanged():
     plan = driver.turn_plan(game.rules)
     spied = driver.TurnPlan.__new__(driver.TurnPlan)
     spied.trigger_reads = plan.trigger_reads
+    spied.trigger_zones = plan.trigger_zones
     spied.triggers = ((plan.triggers[0][0], lambda c: False),)
     driver._check_end(game, spied)
     assert game.ends_quiet is None

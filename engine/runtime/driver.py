@@ -11,7 +11,7 @@ pass of the seats from the round's first player), the order of turns (`next_turn
 from __future__ import annotations
 
 from .context import Ctx
-from .end_checks import trigger_reads
+from .end_checks import ABSENT, trigger_inputs
 from .errors import ContentError
 from .exists import compile_condition
 from .protocol import END_TURN
@@ -70,10 +70,19 @@ _PUSHED_HERE = 32
 
 def _push_phases(g, whens: tuple, me):
     """Push the phases of `whens` to run in order, as `me`; a phase outside any player's turn (setup, a
-    round's start or end, the game's end) is nobody's act in the log (NOBODY), whoever `me` is."""
+    round's start or end, the game's end) is nobody's act in the log (NOBODY), whoever `me` is. On an empty stack (the
+    driver's steps run between effects) `g.push`'s frames are made here, as push_game_end makes them."""
     rules = g.rules
-    for key, nobodys in turn_plan(rules).pushed_at(rules, whens):
-        g.push(key, me, None, {NOBODY: True} if nobodys else None)
+    frames = turn_plan(rules).pushed_at(rules, whens)
+    stack = g.state["stack"]
+    if stack or len(frames) > _PUSHED_HERE:
+        for key, nobodys in frames:
+            g.push(key, me, None, {NOBODY: True} if nobodys else None)
+        return
+    for key, nobodys in frames:
+        stack.append(
+            {"code": key, "pc": 0, "env": {NOBODY: True} if nobodys else {}, "me": me, "card": None, "wait": None}
+        )
 
 
 def _phase_frames(rules, whens: tuple) -> tuple:
@@ -335,8 +344,9 @@ class TurnPlan:
     (`_menu_checks`) that `_on_menu` calls, and
     `cost_counters` the counters their costs name, read once a menu;
     `triggers`: (end rule, its trigger, compiled the same way) for the end rules that have one, and `trigger_reads`,
-    when every trigger provably reads only counters by name (end_checks.py), a getter of each such counter's number
-    from an owner's counters (`_check_end`'s key), else None; `menu`: whether
+    when every trigger provably reads only counters by name and zones' lengths (end_checks.py), the counters they read
+    (`_check_end`'s key), else None, with `trigger_zones` the zones they count (zone id, whether each player's), else
+    None; `menu`: whether
     turns have a menu (pack.yaml `menu: false`: a turn is its phases); `end_turn`: None when "end turn" is
     always on the menu, False when never, else the condition (pack.yaml `end_turn`) under which it is;
     `phase_frames`: the frames pushed at each moment of the turn (`pushed_at`), from the pack's phases and scorings;
@@ -354,6 +364,7 @@ class TurnPlan:
         "on_menu",
         "phase_frames",
         "trigger_reads",
+        "trigger_zones",
         "triggers",
     )
 
@@ -386,9 +397,8 @@ class TurnPlan:
             for rule in rules.ends
             if f"end/{rule['id']}/trigger" in rules.code
         )
-        self.trigger_reads = (
-            trigger_reads(rules, [rule["trigger"] for rule, _ in self.triggers]) if self.triggers else None
-        )
+        inputs = trigger_inputs(rules, [rule["trigger"] for rule, _ in self.triggers]) if self.triggers else None
+        self.trigger_reads, self.trigger_zones = inputs or (None, None)
         self.game_end = tuple(key for key, _ in _phase_frames(rules, ("game_end",))) + tuple(
             f"scoring/{scoring['id']}/effect"
             for scoring in reversed(rules.scorings)
@@ -481,23 +491,34 @@ def triggered(g, rule, player) -> bool:
 def _check_end(g, plan=None):
     """Test each end rule's trigger for every player in play, from the turn's player on (the first that holds
     ends the game, as its `then` says): after every action and before every turn. Triggers that read only counters
-    by name (TurnPlan.trigger_reads) are not tested again while those counters' numbers, of every owner, are those
-    with which all were last found false with no player out (`Game.ends_quiet`): most actions change none of them."""
+    by name and zones' lengths (TurnPlan.trigger_reads, trigger_zones) are not tested again while those counters'
+    numbers, of every owner, and those lengths are those with which all were last found false with no player out
+    (`Game.ends_quiet`): most actions change none of them. A trigger that counts a zone pays its length in work: a key
+    with zones ends with the work the tests it was made by charged (the same tests, the same work), charged again
+    instead of the tests, or the tests made when it would run the answer out of work (they run out where they do)."""
     state: State = g.state
     plan = plan or turn_plan(g.rules)
     reads, quiet = plan.trigger_reads, None
     if reads is not None and not state.get("out"):  # (nothing else to test while they are unchanged: return)
-        counters = state["counters"]
-        quiet = [*counters]  # the owners, then each counter read's number (or end_checks.ABSENT) of each
-        try:
-            for read in reads:  # (`dict.get` of each owner's counters, in C: end_checks.trigger_reads)
-                quiet += map(dict.get, counters.values(), *read)
-        except TypeError:  # an owner's counters that are no dict (a state built by hand): read by their own `get`
-            quiet = [*counters]
-            for counter, absent in reads:
-                quiet += [values.get(next(counter), next(absent)) for values in counters.values()]
-        if quiet == g.ends_quiet:
-            return
+        # each owner, then the number (or ABSENT) of each counter read of theirs: compiled, `dict.get` of a dict is a
+        # lookup in C, with no call (an owner's counters that are no dict, in a state built by hand: their own `get`)
+        quiet = []
+        if reads:
+            for owner, values in state["counters"].items():
+                quiet.append(owner)
+                for counter in reads:
+                    quiet.append(
+                        dict.get(values, counter, ABSENT) if isinstance(values, dict) else values.get(counter, ABSENT)
+                    )
+        if not plan.trigger_zones:
+            if quiet == g.ends_quiet:
+                return
+        else:
+            quiet = _with_zone_lengths(g, state, plan.trigger_zones, quiet)
+            if quiet is not None and quiet == g.ends_quiet and g.work >= quiet[-1]:  # (else tested: out of work there)
+                if state["ending"] is None and state["stage"] not in _ENDED:  # (the tests that would be made)
+                    g.work -= quiet[-1]  # (the work of the tests that made the key)
+                return
     triggers = plan.triggers
     if not triggers or state["ending"] is not None or state["stage"] in _ENDED:
         return
@@ -507,6 +528,7 @@ def _check_end(g, plan=None):
     # a player out triggers nothing, unless all are
     testing = ([p for p in seats if p not in out] or seats) if out else seats
     ctx = Ctx(g, {}, current, None)
+    work = g.work
     for rule, trigger in triggers:
         for player in testing:
             ctx.me = player
@@ -514,7 +536,34 @@ def _check_end(g, plan=None):
                 _end_triggered(g, rule, player, current, seats, out)
                 return
     if quiet is not None and _UNCHANGING.issuperset(map(type, quiet)):  # (no number that changes in place)
+        if plan.trigger_zones:
+            quiet[-1] = work - g.work
         g.ends_quiet = quiet
+
+
+def _with_zone_lengths(g, state: State, counted: tuple, quiet: list) -> list | None:
+    """`quiet`, `_check_end`'s key, with the lengths of the zones its triggers count (TurnPlan.trigger_zones: of a
+    player's zone, each player's in seat order, the keys `ZONE(me)` reads), then the work charged by the tests with
+    which the last key was made, if this is that key (else None: made anew); None where a zone is not the state's list
+    (its count is not its length: the triggers are tested)."""
+    zones = state["zones"]
+    players = state["players"]
+    if len(quiet):  # (the owners' counters read too: each player's, of the same seat as their zone's length)
+        quiet += players
+    own_keys = g._own_keys
+    try:  # (`_count` of a zone that is the state's: its length)
+        for zone_id, per_player in counted:
+            if per_player:
+                keys = own_keys[zone_id]
+                for player in players:
+                    quiet.append(len(zones[keys[player]]))
+            else:
+                quiet.append(len(zones[zone_id]))
+    except (KeyError, TypeError):
+        return None
+    kept = g.ends_quiet
+    quiet.append(kept[-1] if kept else None)
+    return quiet
 
 
 _ENDED = ("game_end", "result", "over")
