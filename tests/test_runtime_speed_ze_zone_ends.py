@@ -18,9 +18,9 @@ import pytest
 from conftest import tiny_manifest, write_tree
 from lockstep import play_side_by_side, swapped_in
 from scenario import ruleset
+from test_runtime_speed_zm_projection import triggers_tested_as_before
 
 from engine.runtime import driver, end_checks, functions
-from engine.runtime.context import Ctx
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.rules import load
@@ -46,22 +46,7 @@ def _check_end_as_before(g, plan=None):
                 quiet += [values.get(next(counter), next(absent)) for values in counters.values()]
         if quiet == g.ends_quiet:
             return
-    triggers = plan.triggers
-    if not triggers or state["ending"] is not None or state["stage"] in driver._ENDED:
-        return
-    current = state["turn"]["player"]
-    out = state.get("out") or {}
-    seats = g.players_from(current)
-    testing = ([p for p in seats if p not in out] or seats) if out else seats
-    ctx = Ctx(g, {}, current, None)
-    for rule, trigger in triggers:
-        for player in testing:
-            ctx.me = player
-            if trigger(ctx):
-                driver._end_triggered(g, rule, player, current, seats, out)
-                return
-    if quiet is not None and driver._UNCHANGING.issuperset(map(type, quiet)):
-        g.ends_quiet = quiet
+    triggers_tested_as_before(g, plan, state, quiet)
 
 
 def _as_before():

@@ -168,6 +168,12 @@ def _check_end_as_before(g, plan=None):
             quiet += map(read, counters.values())
         if quiet == g.ends_quiet:
             return
+    triggers_tested_as_before(g, plan, state, quiet)
+
+
+def triggers_tested_as_before(g, plan, state, quiet):
+    """The part of driver._check_end after its quiet key, as it was before helper E's step and helper M's (the same
+    in both): each trigger tested for every player in play, the key kept when none holds."""
     triggers = plan.triggers
     if not triggers or state["ending"] is not None or state["stage"] in driver._ENDED:
         return
