@@ -32,6 +32,7 @@ from .rng import Streams
 from .scoring import DECIDED  # noqa: F401 (importable from here as before)
 from .state import FORMAT, Attempt, Pending, Result, State, Turn, first_state, plain_copy  # noqa: F401
 from .table import Table
+from .undo import EVERY_OPTION, MANY_OPTIONS
 from .views import player_view
 
 
@@ -226,10 +227,13 @@ class Game(Table):
         """`_live_now` for a decision asked for the first time (or whose key has changed): kept with its key."""
         state = self.state
         dead, attempt = state["dead"], state["attempt"]
-        answerable: tuple[list[int], dict] = (self._live(pending), {})
+        count = len(pending["options"])
+        # with no dead end known, `undo.live_options`' answer without its call: every option
+        live = EVERY_OPTION[count][:] if not dead and count < MANY_OPTIONS else self._live(pending)
+        answerable: tuple[list[int], dict] = (live, {})
         self._answerable = (
             pending,
-            len(pending["options"]),
+            count,
             dead or None,  # the dead ends and the action's answers so far matter only when there are some
             len(dead),
             attempt,

@@ -139,15 +139,27 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
     # `rnd.randrange(n)` drawn here when `rnd` is a plain random.Random, the way random.py draws it (its
     # `_randbelow_with_getrandbits`): the very same numbers for every n, without its two frames of interpreted Python
     getrandbits = rnd.getrandbits if type(rnd) is random.Random else None
-    while game.state["stage"] != "over" and (limit is None or made < limit):  # `Game.over`, read without its call
-        pending = game.state["pending"]  # who answers, read from the pending decision: no Decision built for it
+    # read once for the game, not at each answer: its state is one dict all game long (undo.fail refills it in place),
+    # `_take` is bound once, and the answer limit is read again only after `after`, the one code that could set it
+    state = game.state
+    take = game._take
+    unlimited = game.max_answers_per_turn is None
+    while state["stage"] != "over" and (limit is None or made < limit):  # `Game.over`, read without its call
+        pending = state["pending"]  # who answers, read from the pending decision: no Decision built for it
         assert pending is not None  # a game not over waits for a decision
         by = pending["by"]
         player = by[0]
         if player == CHANCE and len(by) == 1:  # (`by == [CHANCE]` without a list made for it)
             game.apply_chance()
         else:
-            legal = game._legal_now(pending, player)  # `Game.legal`, without its copy: only read here
+            # `Game.legal`, without its copy (only read here); its commonest answer, the player's legal answers
+            # already worked out for this decision with no dead end known, read as `Game._legal_now` reads it
+            known = game._answerable
+            legal = None
+            if known[0] is pending and known[2] is None and not state["dead"] and known[1] == len(pending["options"]):
+                legal = known[5][1].get(player)
+            if legal is None:
+                legal = game._legal_now(pending, player)
             n = len(legal)
             if getrandbits is not None and n > 0:
                 bits = _BIT_LENGTHS[n] if n < len(_BIT_LENGTHS) else n.bit_length()
@@ -157,13 +169,14 @@ def play_randomly(game: Game, rnd, *, after=None, limit: int | None = None) -> i
             else:  # another kind of generator (or no option: randrange raises as it always has)
                 drawn = rnd.randrange(n)
             option = legal[drawn]
-            if game.max_answers_per_turn is None:  # legal by its making and not counted: what `apply` checks holds
-                game._take(player, option)
+            if unlimited:  # legal by its making and not counted: what `apply` checks holds
+                take(player, option)
             else:
                 game.apply(option, player)
             made += 1
         if after is not None:
             after(game)
+            unlimited = game.max_answers_per_turn is None
     return made
 
 

@@ -16,6 +16,10 @@ from .rng import Streams
 from .state import State, copy_state
 
 MAX_WHY = 1_000  # characters of the reason an undone action gives (a save's schema allows 4,000)
+# `list(range(count))` for the counts of options decisions have, made once: every option is given as a copy of one (a
+# slice costs less than a range and a list made of it); these lists themselves are never handed out
+MANY_OPTIONS = 256
+EVERY_OPTION = tuple(list(range(count)) for count in range(MANY_OPTIONS))
 
 
 def live_options(g, pending) -> list[int]:
@@ -24,11 +28,11 @@ def live_options(g, pending) -> list[int]:
     state: State = g.state
     dead = state["dead"]
     if not dead or pending["kind"] in SIMULTANEOUS:
-        return list(range(count))
+        return EVERY_OPTION[count][:] if count < MANY_OPTIONS else list(range(count))
     attempt = state["attempt"]
     if attempt is None:
         if pending["kind"] != "action":
-            return list(range(count))
+            return EVERY_OPTION[count][:] if count < MANY_OPTIONS else list(range(count))
         path = []
     else:
         path = attempt["path"]
