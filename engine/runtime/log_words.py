@@ -185,24 +185,34 @@ def log_choice(g, by, prompt, name, forced: bool, of_cards: bool, chosen: list, 
     (forest back)"): where it lies and who sees it change later, the line does not."""
     if g.log is unread_log:  # a bot's imagined game: nobody reads its log, so nobody's sight of the cards is read
         return
-    cards = cards_named(chosen, len(g.rules.instances)) if of_cards else []
-    everyone = (1 << len(g.state["players"])) - 1
+    # card numbers or names, most often (a loop: compiled, it costs less than a set of a `map` of `type`)
+    flat = numbers = True
+    for value in chosen:
+        if type(value) is not int:
+            numbers = False
+            if type(value) is not str:
+                flat = False
+                break
+    if not of_cards:
+        cards = []
+    elif numbers:  # card numbers alone: each named once (`cards_named` without its call)
+        cards = list(chosen) if len(chosen) < 2 else list(dict.fromkeys(chosen))
+    else:
+        cards = cards_named(chosen, len(g.rules.instances))
+    state = g.state  # (read below as `in_setup` reads it, without its call)
+    everyone = (1 << len(state["players"])) - 1
     seen, backs = [], []
     for card in cards:
         sight = seen_by(g, card)
         seen.append(sight)
         if sight != everyone and g.card_def(card).get("back") and g.sees_back(card, None):
             backs.append(card)
-    if set(map(type, chosen)) <= _FLAT:  # card numbers or names, most often: a copy of the list is enough
+    if flat:  # a copy of the list is enough
         kept = list(chosen)
     else:
         kept = [value if type(value) is int or type(value) is str else copy.deepcopy(value) for value in chosen]
-    state = g.state  # (`in_setup` without its call)
     setup = 1 if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES else 0
     state["log"].append([CHOICE, setup, by, prompt, name, forced, of_cards, kept, labels, shape, cards, seen, backs])
-
-
-_FLAT = frozenset({int, str})  # values a choice's line keeps as they are (log_choice)
 
 
 def cards_named(chosen: list, total: int) -> list[int]:

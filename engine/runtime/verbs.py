@@ -619,7 +619,9 @@ class Choose(VerbStep):
         f = self.amount_of
         amount = self.amount if f is None else f(c)
         f = self.from_of
-        candidates = g.items_of(self.source if f is None else f(c))
+        value = self.source if f is None else f(c)
+        # a new list (kept in the wait): `items_of` without its call for a list without gaps, the commonest
+        candidates = value[:] if type(value) is list and None not in value else g.items_of(value)
         work = g.work = g.work - len(candidates)  # (`spend`, without its call)
         if work < 0:
             out_of_work()
@@ -665,11 +667,12 @@ class Choose(VerbStep):
         window = cands[start:stop]
         if wait["cards"] and _holds_card(window):
             offer, options, seen = [], [], set()
-            can_see, instances, loc, orient = g.can_see, g.rules.instances, g.state["loc"], g.state["orient"]
+            state: dict = g.state  # (read once; `can_see` is looked up only for a card whose zone keeps no mask)
+            can_see, instances, loc, orient = None, g.rules.instances, state["loc"], state["orient"]
             # nothing shown: whether `by` sees a card is its zone's alone, `seen_by`'s mask where one is kept (a
             # `top` zone's is None: asked of `can_see`, as is every card while cards are shown or `by` is no seat)
             bit = 0
-            if type(by) is str and not g.state["shown"]:
+            if type(by) is str and not state["shown"]:
                 bits: dict = seat_bits(g)
                 bit = bits.get(by, 0)
             masks: dict = g.sight_masks
@@ -677,6 +680,8 @@ class Choose(VerbStep):
                 value = cands[j]
                 if type(value) is int:
                     sight = masks.get(loc[value]) if bit else None
+                    if sight is None and can_see is None:
+                        can_see = g.can_see
                     if can_see(value, by) if sight is None else sight & bit:  # identical cards seen: one option
                         key = (instances[value], loc[value], orient[value])
                         if key in seen:
@@ -687,7 +692,8 @@ class Choose(VerbStep):
                 offer.append(j)
                 options.append(value)
         else:  # no cards (numbers by their making, names): every place is an option
-            offer, options = list(range(start, stop)), window
+            offer = _PLACES[start:stop] if 0 <= start <= stop <= _MANY_PLACES else list(range(start, stop))
+            options = window
         if len(picked) >= low:
             offer.append(-1)
             options.append(DONE)
@@ -715,8 +721,8 @@ class Choose(VerbStep):
         if j >= 0:
             picked.append(j)
         if j < 0 or len(picked) >= wait["high"] or picked[-1] >= len(wait["cands"]) - 1:
-            cands = wait["cands"]
-            chosen = list(map(cands.__getitem__, picked))
+            cands: list = wait["cands"]
+            chosen = [cands[place] for place in picked]  # (compiled, a comprehension costs less than a `map`)
             if self.binds:
                 c.env[self.binds] = (chosen[0] if chosen else None) if self.binds_one else chosen
             if chosen:  # a forced choice is logged as any other, so that its absence tells nothing
@@ -862,7 +868,9 @@ class ChooseSecretly(VerbStep):
 
     def run(self, g, c, frame):
         f = self.players_of
-        players = g.items_of(self.players if f is None else f(c))
+        value = self.players if f is None else f(c)
+        # a new list of the players (kept in the wait): `items_of` without its call for a list without gaps, the commonest
+        players = value[:] if type(value) is list and None not in value else g.items_of(value)
         options: list = []
         own: dict[str, list[int]] = {}  # each chooser's options, as places in `options`, in their order
         positions: dict = {}  # where each (hashable) option is in `options`
@@ -1017,7 +1025,7 @@ class ChooseSecretly(VerbStep):
             return self._ask(g, c, wait, allowed, offers, False)
         # `_ask` without its call when its words are fixed and no option is labelled: no "done", no rounds
         wait["offer"] = offers
-        askers = list(own)  # (`allowed` and `offers` name them in the same order)
+        askers: list = list(own)  # (`allowed` and `offers` name them in the same order)
         wait["order"] = askers
         first = {}
         for player, offer in offers.items():
@@ -1025,11 +1033,11 @@ class ChooseSecretly(VerbStep):
         wait["first"] = first
         return {
             "kind": "secret",
-            "by": list(askers),
-            "order": list(askers),
+            "by": askers[:],  # (copies: slices in C)
+            "order": askers[:],
             "answers": {},
             "prompt": prompt,
-            "options": list(options),
+            "options": options[:],
             "allowed": allowed,
             "cards": self.of_cards,
         }
@@ -1154,8 +1162,9 @@ class ChooseSecretly(VerbStep):
             order = wait["order"]
             for i in range(min(len(order), len(answer))):
                 picked[order[i]] = options[answer[i]]
-            if self.binds:  # (`bind` without its call)
-                c.env[self.binds] = list(map(picked.get, wait["players"]))
+            binds = self.binds
+            if binds:  # (`bind` without its call; compiled, a comprehension costs less than a `map` of `picked.get`)
+                c.env[binds] = [picked.get(player) for player in wait["players"]]
             told_of = picked.items()
         everyone = (1 << len(g.state["players"])) - 1  # a card chosen from a hidden place stays "a card" to
         told = []  # whoever cannot see it
