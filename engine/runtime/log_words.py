@@ -36,6 +36,9 @@ HIDDEN_CARD = "a card"
 # a move of the setup that is nobody's act: "Setup: 3 cards drawn from ..."
 SETUP_WORDS = {"draws": "drawn", "moves": "moved", "takes": "taken", "discards": "discarded", "removes": "removed"}
 MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")  # and "gives <seat>"
+# the text of the card numbers below so many, the keys of `known` and `shown` made once: `str(card)` makes a new string
+# at each call (and its hash again at each lookup), which cost a third of forgetting who knew where a moved card lay
+CARD_TEXTS = tuple(map(str, range(4096)))
 
 
 # ------------------------------------------------------------------------------------------- who sees
@@ -92,10 +95,14 @@ def remember(g, card: int, mask: int) -> None:
     """The seats of `mask` saw `card` go where they cannot see it: they know where it lies (the state's
     `known`, what a player's information set keeps: imagine.determinized leaves such cards in place) until
     it moves again (Table.move forgets it) or its pile is shuffled (`forget_all`)."""
-    known = g.state.get("known")
+    state: dict = g.state  # (a dict to Cython: `get` called in C)
+    known: dict | None = state.get("known")
     if known is None:  # a game saved before players' knowledge was kept: it keeps none
         return
-    known[str(card)] = [p for p, bit in seat_bits(g).items() if mask & bit]
+    texts: tuple = CARD_TEXTS
+    bits: dict = g.layout.seat_bits  # (`seat_bits` without its call)
+    text = texts[card] if type(card) is int and 0 <= card < len(texts) else str(card)
+    known[text] = [p for p, bit in bits.items() if mask & bit]
 
 
 def forget_all(g, cards) -> None:

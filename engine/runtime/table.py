@@ -28,7 +28,7 @@ from .layout import (
     zone_def_of,
     zone_layout,
 )
-from .log_words import lines_for
+from .log_words import CARD_TEXTS, lines_for
 from .places import capacity_of, check_capacity
 from .state import SETUP_STAGES, card_counter_max, plain_copy
 
@@ -340,14 +340,15 @@ class Table:
         return value - old
 
     def move(self, card: int, target: str, slot=None):
-        state = self.state
+        state: dict = self.state  # type: ignore[assignment]  # (a dict to Cython: `get` called in C)
         if self.held_memo:
             self.held_memo = {}
         loc = state["loc"]  # (no type for Cython: a list of its own kind may stand in for it, and be written as one)
         known_zones: dict = self._zone_defs
         source = loc[card]
+        target_known = target in known_zones
         # a place that holds only so many (capacity_of; a zone of the layout without one is most moves)
-        if (target in self._capacity or target not in known_zones) and capacity_of(self, target) is not None:
+        if (not target_known or target in self._capacity) and capacity_of(self, target) is not None:
             check_capacity(self, target, source)
         zones: dict = state["zones"]
         slotted, sharing = self._slotted, self.sharing_snapshot
@@ -363,7 +364,7 @@ class Table:
         dest: list = zones[target]
         if sharing is not None and dest is sharing.get(target):
             dest = zones[target] = dest.copy()
-        if target in slotted if target in known_zones else self.slotted(target):
+        if target in slotted if target_known else self.slotted(target):
             if slot is not None and 1 <= slot <= len(dest) and dest[slot - 1] is None:
                 dest[slot - 1] = card
             elif None in dest:
@@ -377,11 +378,14 @@ class Table:
         loc[card] = target
         state["orient"][card] = 0
         shown: dict = state["shown"]
-        if shown:  # (mostly none is shown)
-            shown.pop(str(card), None)
         known: dict | None = state.get("known")
-        if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
-            known.pop(str(card), None)
+        if shown or known:  # (mostly none is shown; who knows where some card lies, mostly)
+            texts: tuple = CARD_TEXTS
+            text = texts[card] if type(card) is int and 0 <= card < len(texts) else str(card)
+            if shown:
+                shown.pop(text, None)
+            if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)
+                known.pop(text, None)
 
     def own_zone(self, key: str) -> list:
         """The state's list of the cards of zone `key`, to change in place: a copy of it first if the undo snapshot

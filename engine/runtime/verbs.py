@@ -385,14 +385,15 @@ def _move_one_logged(g, card, target, actor, verb, slot):
     source = state["loc"][card]
     masks: dict = g.sight_masks  # (a dict to Cython: `get` called in C)
     before = masks.get(source)  # (None: a `top` zone's, or none kept yet)
-    if before is None or state["shown"]:
+    shown = state["shown"]  # (the same map after the move: Table.move only takes the card out of it)
+    if before is None or shown:
         before = seen_by(g, card)
     g.move(card, target, slot)
     setup = 0
     if state["turn"]["number"] == 0 and state["stage"] in SETUP_STAGES:  # (`in_setup` without its call)
         setup = 2 if actor not in (source.rsplit(":", 1)[-1], target.rsplit(":", 1)[-1]) else 1
     now = masks.get(target)  # (Table.move puts the card in `target`)
-    if now is None or state["shown"]:
+    if now is None or shown:
         now = seen_by(g, card)
     if before & ~now:
         remember(g, card, before & ~now)
@@ -406,18 +407,33 @@ class Draw(VerbStep):
         self.from_of, self.source = self.argument("from")
         self.to_of, self.to = self.argument("to")
         self.at_of, self.at = self.argument("at")
+        # what `run` reads of the verb, in one read (as `Move.plan`)
+        self.plan = (
+            self.for_player,
+            self.amount_of,
+            self.amount,
+            self.from_of,
+            self.source,
+            self.to_of,
+            self.to,
+            self.at_of,
+            self.at,
+            self.binds,
+            self.binds_one,
+        )
 
     def run(self, g, c, frame):
-        player = self.player(c)
-        f = self.amount_of
-        amount = int((self.amount if f is None else f(c)) or 0)
+        plan: tuple = self.plan
+        for_player, amount_of, amount, from_of, source, to_of, to, at_of, at, binds, binds_one = plan
+        me = c.me
+        player = me if for_player is None else for_player(c) or me  # (`player` without its call)
+        amount = int((amount if amount_of is None else amount_of(c)) or 0)
         zones: dict = g.state["zones"]
-        f = self.from_of
-        source = self.source if f is None else f(c)
+        if from_of is not None:
+            source = from_of(c)
         if type(source) is not str or source not in zones:  # (`zone_key` without its call for a zone's key: a deck)
             source = g.zone_key(source, player)
-        f = self.to_of
-        target_value = self.to if f is None else f(c)
+        target_value = to if to_of is None else to_of(c)
         target = None  # `zone_key` without its call for a zone's key or a zone each player has, as in `Move.run`
         if type(target_value) is str:
             if target_value in zones:
@@ -429,10 +445,10 @@ class Draw(VerbStep):
                     target = own.get(player)
         if target is None:
             target = g.zone_key(target_value, player) if target_value is not None else f"_drawn:{player}"
-        f = self.at_of
-        slot = self.at if f is None else f(c)
+        slot = at if at_of is None else at_of(c)
         drawn = []
-        actor = acting(c)  # (once: moving cards changes nobody's act)
+        env: dict = c.env
+        actor = None if env.get(NOBODY) else me  # (once: moving cards changes nobody's act; `acting` without its call)
         for _ in range(amount):
             pile: list = zones[source]  # (a list to Cython, as Table.move reads it: read backwards by index)
             card = None
@@ -446,7 +462,9 @@ class Draw(VerbStep):
                 card = next(x for x in reversed(zones[source]) if x is not None)
             drawn.append(card)
             _move_one_logged(g, card, target, actor, "draws", slot)
-        self.bind(c, (drawn[0] if drawn else None) if self.single() else drawn)
+        if binds:  # (`bind` and `single` without their calls)
+            env = c.env
+            env[binds] = (drawn[0] if drawn else None) if binds_one else drawn
 
 
 # the places 0, 1, 2 ... of options, sliced for an offer of a few (compiled, `list(range(n))` costs several times more)
@@ -464,13 +482,15 @@ class Move(VerbStep):
         self.to_of, self.to = self.argument("to")
         self.at_of, self.at = self.argument("at")
         self.moved = args.get("cards")
+        # what `run` reads of the verb, in one read: compiled, each attribute read costs about as much as a dict's
+        self.plan = (self.for_player, self.to_of, self.to, self.moved, self.at_of, self.at, self.word)
 
     def run(self, g, c, frame):
-        f = self.for_player
+        plan: tuple = self.plan
+        for_player, to_of, to, moved, at_of, at, word = plan
         me = c.me
-        player = me if f is None else f(c) or me
-        f = self.to_of
-        target_value = self.to if f is None else f(c)
+        player = me if for_player is None else for_player(c) or me
+        target_value = to if to_of is None else to_of(c)
         if target_value is None:
             target_value = next((z for z, d in g.rules.zones.items() if d.get("type") == "hand"), None)
             if target_value is None:
@@ -487,18 +507,18 @@ class Move(VerbStep):
                     target = own.get(player)
         if target is None:
             target = g.zone_key(target_value, player)
-        moved = self.moved
         if moved is not None:
             moved = moved(c)
         cards = None if type(moved) is int else self.cards(c, moved)  # one card, most often: no list of it
         env: dict = c.env
         actor = None if env.get(NOBODY) else me  # `acting`, without its call: most effects move cards
-        f = self.at_of
-        slot = self.at if f is None else f(c)
+        slot = at if at_of is None else at_of(c)
         if cards is None:  # (`cards` and `_move_logged` without their calls)
-            _move_one_logged(g, moved, target, actor, self.word, slot)
+            _move_one_logged(g, moved, target, actor, word, slot)
+        elif len(cards) == 1:  # the cards of a zone holding one (`_move_logged` without its call)
+            _move_one_logged(g, cards[0], target, actor, word, slot)
         else:
-            _move_logged(g, cards, target, actor, self.word, slot)
+            _move_logged(g, cards, target, actor, word, slot)
 
 
 class Take(Move):
