@@ -280,10 +280,11 @@ def test_the_shuffle_is_random_shuffle_draw_for_draw(count, seed):
 
 
 def test_the_shuffles_places_are_worked_out_once_per_count():
-    """Each place from the last down with the bits a draw for it takes, kept by the count of cards: the second shuffle
-    of as many cards reads the very table the first made."""
+    """The bits a draw for each place takes, kept by the count of cards (place i: a card of the i + 1 left; the places
+    themselves are a `range` since tests/test_runtime_speed_zg2_copies.py): the second shuffle of as many cards reads
+    the very table the first made."""
     imagine.shuffle(random.Random(0), list(range(23)))
-    places = imagine._PLACES[23]
-    assert places == tuple((i, (i + 1).bit_length()) for i in range(22, 0, -1))
+    widths = imagine._BITS[23]
+    assert widths == tuple((i + 1).bit_length() for i in range(23))
     imagine.shuffle(random.Random(1), list(range(23)))
-    assert imagine._PLACES[23] is places
+    assert imagine._BITS[23] is widths

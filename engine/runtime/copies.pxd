@@ -4,3 +4,6 @@
 cimport cython
 
 cpdef _copied(value, dict memo, depth)
+
+# copy_state's copy of the zones' lists, called in C
+cpdef _copied_zones(dict zones)

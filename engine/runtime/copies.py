@@ -37,22 +37,53 @@ def copy_state(data: dict, shared: tuple = (), skip: tuple = ()) -> dict:
     memo: dict = {}  # (a map or list held in two places is copied once: both places hold the one copy, as marshal's)
     for key in copied_keys:
         value = data[key]
-        if type(value) not in _SCALARS:
+        kind = type(value)
+        if kind is not str and kind is not int and value is not None and kind not in _SCALARS:
             copied[key] = _copied(value, memo, 0)
-    try:  # (list.copy, dict.values: TypeError on a part of another shape, as in a state built by hand)
+    # the flat lists, `rng` and the zones (TypeError: a part of another shape, as in a state built by hand): compiled,
+    # a list or map of exactly its usual type is read as one, each copy and item read a C call, not a call of
+    # `list.copy` or a `map` of `type` (issue 16); one of a type of its own kind as before
+    try:
         for key in flat_lists:
-            copied[key] = list.copy(data[key])
+            flat = data[key]
+            if type(flat) is list:
+                values: list = flat
+                copied[key] = values.copy()
+            else:
+                copied[key] = list.copy(flat)
         if copies_rng:
             rng = data["rng"]
-            if not _SCALARS.issuperset(map(type, dict.values(rng))):
-                raise TypeError
-            copied["rng"] = rng.copy()
+            if type(rng) is dict:
+                streams: dict = rng
+                for number in streams.values():
+                    if type(number) is not int and type(number) not in _SCALARS:
+                        raise TypeError
+                copied["rng"] = streams.copy()
+            else:
+                if not _SCALARS.issuperset(map(type, dict.values(rng))):
+                    raise TypeError
+                copied["rng"] = rng.copy()
         if copies_zones:
             zones = data["zones"]
-            copied["zones"] = dict(zip(zones, map(list.copy, dict.values(zones)), strict=True))
+            lists = _copied_zones(zones) if type(zones) is dict else None
+            if lists is None:
+                lists = dict(zip(zones, map(list.copy, dict.values(zones)), strict=True))
+            copied["zones"] = lists
     except TypeError:
         _copy_apart(data, copied, plan)
     return copied
+
+
+def _copied_zones(zones: dict) -> dict | None:
+    """A map of the zones with a copy of each list, in the zones' order; None if a zone's cards are not exactly a list
+    (copy_state then copies them as before). Compiled, each list read and copied in C."""
+    lists = {}
+    for zone, cards in zones.items():
+        if type(cards) is not list:
+            return None
+        listed: list = cards
+        lists[zone] = listed.copy()
+    return lists
 
 
 def _copied(value, memo: dict, depth):
@@ -60,7 +91,10 @@ def _copied(value, memo: dict, depth):
     copy: `memo`, by the source's id), the texts, numbers, booleans and None as they are (immutable), anything else
     by marshal (a tuple; a value marshal cannot write raises its ValueError, as before). Past `_DEEPEST` levels the
     rest is marshal's too: compiled, each level is a C call that no recursion limit counts, and a save may nest lists
-    deeply; marshal stops at its own limit with a ValueError."""
+    deeply; marshal stops at its own limit with a ValueError.
+    Compiled, the map is read as a `dict` (its type checked first): its copy and its items in C (`PyDict_Copy`,
+    `PyDict_Next`), not by a call of `dict.items` and a pair made an item; a text or a number, most items, is told
+    by comparing its type, not by a lookup in `_SCALARS` (issue 16: a clone copies some thirty maps and lists)."""
     if depth > _DEEPEST:
         return plain_copy(value)
     kind = type(value)
@@ -69,9 +103,12 @@ def _copied(value, memo: dict, depth):
         found = memo.get(source)
         if found is not None:
             return found
-        copy = memo[source] = value.copy()
-        for key, item in dict.items(value):  # (a loop in C: most maps hold texts and numbers alone)
-            if type(item) not in _SCALARS:
+        mapping: dict = value
+        copy: dict = mapping.copy()
+        memo[source] = copy
+        for key, item in mapping.items():
+            kind = type(item)
+            if kind is not str and kind is not int and item is not None and kind not in _SCALARS:
                 copy[key] = _copied(item, memo, depth + 1)
         return copy
     if kind is list:
@@ -80,12 +117,14 @@ def _copied(value, memo: dict, depth):
         if found is not None:
             return found
         items: list = value
-        copy = memo[source] = items.copy()
+        copied: list = items.copy()
+        memo[source] = copied
         for index in range(len(items)):  # (a loop in C: most lists hold card numbers or texts alone)
             item = items[index]
-            if type(item) not in _SCALARS:
-                copy[index] = _copied(item, memo, depth + 1)
-        return copy
+            kind = type(item)
+            if kind is not str and kind is not int and item is not None and kind not in _SCALARS:
+                copied[index] = _copied(item, memo, depth + 1)
+        return copied
     if kind in _SCALARS:
         return value
     return plain_copy(value)

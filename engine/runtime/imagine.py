@@ -124,21 +124,24 @@ def shuffle(rnd: random.Random, cards: list) -> None:
     deal shuffles every hidden card of the table, and a bot imagines one for each decision (issue 16). Each place from
     the last down takes a card from those left (random.Random.shuffle and _randbelow_with_getrandbits: as many bits
     as the count of cards left needs, drawn again while they name no card; tests/test_runtime_speed_n_table.py holds
-    it to `random.Random.shuffle`)."""
-    bits, count = rnd.getrandbits, len(cards)
-    places = _PLACES.get(count)
-    if places is None:  # each place from the last down, with the bits a draw for it takes
-        places = _PLACES[count] = tuple(
-            zip(range(count - 1, 0, -1), map(int.bit_length, range(count, 1, -1)), strict=True)
-        )
-    for i, k in places:
+    it to `random.Random.shuffle`). Compiled, the place is a C number (a `range` of the list's length): the list is
+    read and written there in C, and the bits a draw for it takes are read from a tuple by it (`_BITS`)."""
+    bits = rnd.getrandbits
+    count = len(cards)
+    widths = _BITS.get(count)
+    if widths is None:  # the bits a draw for each place takes (place i: a card of the i + 1 left)
+        widths = _BITS[count] = tuple(map(int.bit_length, range(1, count + 1)))
+    for i in range(len(cards) - 1, 0, -1):
+        k = widths[i]
         j = bits(k)
         while j > i:
             j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+        card = cards[j]
+        cards[j] = cards[i]
+        cards[i] = card
 
 
-_PLACES: dict[int, tuple[tuple[int, int], ...]] = {}  # shuffle's places and bits, by the count of cards: a few dozen
+_BITS: dict[int, tuple[int, ...]] = {}  # shuffle's bits a draw for each place, by the count of cards: a few dozen
 
 
 def _unseen_runs(g, player):
