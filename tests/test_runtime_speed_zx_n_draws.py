@@ -24,6 +24,7 @@ class _Stub:
     """A game of decisions of `sizes[i]` options, one after another, by one player: what `play_randomly` reads."""
 
     max_answers_per_turn = None
+    _answerable = (None, -1, None, 0, None, ([], {}), -1)  # nothing worked out yet (Game's): `_legal_now` is asked
 
     def __init__(self, sizes):
         self.sizes = list(sizes)

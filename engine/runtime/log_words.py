@@ -91,7 +91,7 @@ def seen_by(g, card: int) -> int:
     return sight
 
 
-def remember(g, card: int, mask: int) -> None:
+def remember(g, card, mask: int) -> None:  # (`card` unannotated: compiled, `card: int` would let a bool pass as an int)
     """The seats of `mask` saw `card` go where they cannot see it: they know where it lies (the state's
     `known`, what a player's information set keeps: imagine.determinized leaves such cards in place) until
     it moves again (Table.move forgets it) or its pile is shuffled (`forget_all`)."""

@@ -339,7 +339,7 @@ class Table:
         held[word] = value
         return value - old
 
-    def move(self, card: int, target: str, slot=None):
+    def move(self, card, target: str, slot=None):  # (`card` unannotated, as log_words.remember's)
         state: dict = self.state  # type: ignore[assignment]  # (a dict to Cython: `get` called in C)
         if self.held_memo:
             self.held_memo = {}
