@@ -41,6 +41,13 @@ MOVE_VERBS = ("draws", "moves", "takes", "discards", "removes")  # and "gives <s
 CARD_TEXTS = tuple(map(str, range(4096)))
 
 
+def card_text(card) -> str:
+    """A card's key in `known` and `shown`: its number's text, the one made once below 4,096 (`str(card)` else, a yes/no
+    standing for a card included)."""
+    texts: tuple = CARD_TEXTS
+    return texts[card] if type(card) is int and 0 <= card < len(texts) else str(card)
+
+
 # ------------------------------------------------------------------------------------------- who sees
 def seat_bits(g) -> dict:
     """Each seat's bit in a mask (P1 is 1, P2 is 2, P3 is 4, ...), of the seating's layout (only read): not kept on the
@@ -99,10 +106,8 @@ def remember(g, card, mask: int) -> None:  # (`card` unannotated: compiled, `car
     known: dict | None = state.get("known")
     if known is None:  # a game saved before players' knowledge was kept: it keeps none
         return
-    texts: tuple = CARD_TEXTS
     bits: dict = g.layout.seat_bits  # (`seat_bits` without its call)
-    text = texts[card] if type(card) is int and 0 <= card < len(texts) else str(card)
-    known[text] = [p for p, bit in bits.items() if mask & bit]
+    known[card_text(card)] = [p for p, bit in bits.items() if mask & bit]
 
 
 def forget_all(g, cards) -> None:

@@ -28,7 +28,7 @@ from .layout import (
     zone_def_of,
     zone_layout,
 )
-from .log_words import CARD_TEXTS, lines_for
+from .log_words import card_text, lines_for
 from .places import capacity_of, check_capacity
 from .state import SETUP_STAGES, card_counter_max, plain_copy
 
@@ -380,8 +380,7 @@ class Table:
         shown: dict = state["shown"]
         known: dict | None = state.get("known")
         if shown or known:  # (mostly none is shown; who knows where some card lies, mostly)
-            texts: tuple = CARD_TEXTS
-            text = texts[card] if type(card) is int and 0 <= card < len(texts) else str(card)
+            text = card_text(card)
             if shown:
                 shown.pop(text, None)
             if known:  # who knew where it lay no longer does, unless they see it move (verbs._move_logged)

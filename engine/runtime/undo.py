@@ -27,15 +27,11 @@ def live_options(g, pending) -> list[int]:
     count = len(pending["options"])
     state: State = g.state
     dead = state["dead"]
-    if not dead or pending["kind"] in SIMULTANEOUS:
-        return EVERY_OPTION[count][:] if count < MANY_OPTIONS else list(range(count))
     attempt = state["attempt"]
-    if attempt is None:
-        if pending["kind"] != "action":
-            return EVERY_OPTION[count][:] if count < MANY_OPTIONS else list(range(count))
-        path = []
-    else:
-        path = attempt["path"]
+    # no dead end known, answers of several at once (never pruned), or a decision outside any action: every option
+    if not dead or pending["kind"] in SIMULTANEOUS or (attempt is None and pending["kind"] != "action"):
+        return EVERY_OPTION[count][:] if count < MANY_OPTIONS else list(range(count))
+    path = [] if attempt is None else attempt["path"]
     depth = len(path)
     gone = {d[-1] for d in dead if len(d) == depth + 1 and d[:depth] == path}
     return [i for i in range(count) if i not in gone]
