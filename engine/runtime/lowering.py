@@ -21,7 +21,7 @@ import ast
 import functools
 import re
 
-from . import verbs
+from . import precompiled, verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
 from .codegen import _EMPTY_MAPPING, compiled, text_keyed
 from .counter_visibility import read_by_all
@@ -235,7 +235,7 @@ class _Lowering:
         body = getattr(expression, "inline_body", None)
         if INLINED_EXPRESSIONS and INLINED_READS and type(body) is str and _inlined(body, f"{name}(c)") is None:
             found = _read_only(body)
-            held = getattr(expression, "__globals__", None)
+            held = precompiled.namespace_of(expression)
             if found is not None and held is not None:
                 source, names = found
                 namespace = self.namespace
@@ -436,9 +436,8 @@ class _Lowering:
         ]
         if len(lines) > MAX_SOURCE_LINES:
             return None
-        namespace = self.namespace
-        exec(compiled("\n".join(lines) + "\n", f"<lowered {self.code.key}>"), namespace)  # noqa: S102
-        return namespace[f"run_from_{int(pc)}"]
+        source = "\n".join(lines) + "\n"
+        return precompiled.define(source, f"<lowered {self.code.key}>", self.namespace, f"run_from_{int(pc)}", compiled)
 
     def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False):
         """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head)."""
