@@ -29,6 +29,7 @@ id: settled
 name: Settled
 """
 PLAYERS = "g.in_play_from(g.state['turn']['player'])"
+MY_P, MY_N = "(E['p'] if 'p' in E else _local('p'))", "(E['n'] if 'n' in E else _local('n'))"
 LOCALS = "bool(g.state['flags'].get(((E['p'] if 'p' in E else _local('p')) or c.me), _EMPTY_MAPPING).get('settled'))"
 LIMIT = (
     "(_t0 < _t1 if type((_t0 := (E['n'] if 'n' in E else _local('n')))) is type((_t1 := g.params['limit'])) is int"
@@ -83,8 +84,9 @@ def test_the_lowered_code_reads_players_flags_and_parameters_without_calling_the
     source = lowered_sources(make_rules(tmp_path, effect), monkeypatch)
     assert f"    items = {PLAYERS}\n" in source
     assert "items = g.items_of(items)" not in source  # (a new list of names: as `items_of` would copy it)
-    assert f"    v = {LOCALS}\n" in source
-    assert f"    v = {LIMIT.replace('_lt(_t0, _t1)', '_REDO')[1:-1]}\n" in source
+    # (the loop's `p` and the `n` set before it, read from their Python variables: lowering._mirrored)
+    assert f"    v = {LOCALS.replace(MY_P, '_e_p')}\n" in source
+    assert f"    v = {LIMIT.replace('_lt(_t0, _t1)', '_REDO').replace(MY_N, '_e_n')[1:-1]}\n" in source
 
 
 @pytest.mark.parametrize(

@@ -137,8 +137,9 @@ def test_other_bodies_stay_calls(body):
 def test_the_lowered_code_reads_a_loops_player_without_calling_its_expression(tmp_path, monkeypatch):
     rules = make_rules(tmp_path, "for each p in players:\n    gain 2 vp for p\n    let n = 3\n    let m = n + 1")
     source = lowered_sources(rules, monkeypatch)
-    assert "player = (E['p'] if 'p' in E else P" in source
-    assert "v = (3)\n" in source and "v = (_t0 + 1 if type((_t0 := (E['n'] if 'n' in E else X" in source
+    # (the loop's `p` and `n`, set by this very function, read from their Python variables: lowering._mirrored)
+    assert "player = _e_p or c.me" in source
+    assert "v = (3)\n" in source and "v = (_t0 + 1 if type((_t0 := _e_n)) is int else X" in source
 
 
 @pytest.mark.parametrize("pack, seed", [("cro-magnon", 0), ("cro-magnon", 1), ("neolithibum", 0), ("neolithibum", 1)])

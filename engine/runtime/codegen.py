@@ -569,6 +569,7 @@ class ExpressionCompiler:
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         if inline_body is not None:
             expression.inline_body = inline_body
+            expression.inline_at = (self.key, int(node[1]))  # where its errors are placed (`_returned`)
         return expression
 
     def statements(self, node) -> tuple[list[str], str]:

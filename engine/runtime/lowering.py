@@ -18,8 +18,11 @@ bound in the namespace as objects.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import io
 import re
+import tokenize
 
 from . import precompiled, verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
@@ -77,6 +80,9 @@ RETURNS_NOTHING = {
 INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
 INLINED_EXPRESSIONS = True  # the plainest expressions' bodies written into the code, without their calls (tests: off)
 INLINED_READS = True  # expressions that only read, but may raise, written into the code in a `try` (tests: off)
+TESTED_ONCE = True  # the budget tested once for the most steps before a loop, not at each run (tests: off)
+MIRRORED_LOCALS = True  # locals this function set read from Python variables, not the frame (tests: off)
+INLINED_CALLS = True  # other expressions of one Python expression written into the code, with their errors' places
 INLINED_STOPS = True  # a verb that pushed an effect or asks a decision stops the run without `stopped` (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
@@ -245,6 +251,49 @@ class _Lowering:
                     return [*lines, f"if {target} is _REDO:", f"    {target} = {name}(c)"], source
         return None
 
+    def _called(self, prefix: str, pc: int, expression, target: str) -> list[str] | None:
+        """Lines setting `target` to `expression(c)`, bound as `_bind` binds it, for an expression neither of the
+        plainest (`_value`) nor that only reads (`_read`) whose value is one Python expression (codegen
+        `inline_body`): that expression written in the code, in a `try` that does what the expression's own function
+        does with an error (codegen `_returned`: placed at the expression's text). The same reads, work and errors
+        in the same order as its call, without the call (`c.g` is `g`, `c.env` is `E`); else None."""
+        self._bind(prefix, pc, expression)
+        body = getattr(expression, "inline_body", None)
+        at = getattr(expression, "inline_at", None)
+        held = precompiled.namespace_of(expression)
+        if not (INLINED_EXPRESSIONS and INLINED_CALLS and type(body) is str and type(at) is tuple and held):
+            return None
+        if _inlined(body, f"{prefix}{int(pc)}(c)") is not None:
+            return None  # (written as it is by `_value`)
+        names = _free_names(body)
+        if names is None or any(held.get(word) is not mine for word, mine in _HANDLERS):
+            return None
+        namespace = self.namespace
+        renamed = {}
+        for word in names:
+            if word in held:
+                if namespace.get(word, held[word]) is not held[word]:
+                    renamed[word] = f"{word}__{prefix}{int(pc)}"  # (another object of that name: a getter of its own)
+                    if renamed[word] in namespace:
+                        return None
+            elif word in namespace or not hasattr(builtins, word):
+                return None  # (a built-in in both, or nothing this can tell)
+        if renamed:
+            body = _renamed(body, renamed)
+            if body is None:
+                return None
+        namespace.update((renamed.get(word, word), held[word]) for word in names if word in held)
+        key, offset = repr(str(at[0])), int(at[1])
+        return [
+            "try:",
+            f"    {target} = {body}",
+            "except PYTHON_ERRORS as exc:",
+            f"    raise values_error(exc, {key}, {offset}) from None",
+            "except ContentError as exc:",
+            f"    at_text(exc, {key}, {offset})",
+            "    raise",
+        ]
+
     # ------------------------------------------------------------ the tree as ops
     def ops(self, nodes) -> list:
         ops = []
@@ -291,7 +340,7 @@ class _Lowering:
         if op == "let":
             value = self._value("X", pc, step[2])
             read = self._read("X", pc, step[2], "v")
-            setting = read[0] if read is not None else [f"v = {value}"]
+            setting = read[0] if read is not None else self._called("X", pc, step[2], "v") or [f"v = {value}"]
             checked = [
                 f"if type(v) is int and not {-MAX_INT} <= v <= {MAX_INT}:",  # the bounds as constants
                 "    bounded_int(v)",
@@ -300,7 +349,7 @@ class _Lowering:
                 checked = []  # (a constant written into the code that no bound refuses)
 
             def render(correction):
-                return [f"pc = {pc}", *setting, *checked, f"E[{step[1]!r}] = v"]
+                return [f"pc = {pc}", *setting, *checked, f"E[{step[1]!r}] = {_mirror(step[1])}v"]
         elif op == "verb":
             render = self._verb(pc, step[1])
         elif op == "stop":
@@ -314,7 +363,10 @@ class _Lowering:
                 return [f"pc = {pc}", f"E[{step[1]!r}] = max(0, int({count} or 0))"]
         elif op == "for_init":
             read = self._read("X", pc, step[2], "items")
-            if read is None:  # (the value written into `items_of`'s call)
+            called = self._called("X", pc, step[2], "items") if read is None else None
+            if called is not None:
+                setting = [*called, "items = g.items_of(items)"]
+            elif read is None:  # (the value written into `items_of`'s call)
                 setting = [f"items = g.items_of({self._value('X', pc, step[2])})"]
             elif _seats(read[1]):  # a new list of players' names: as `items_of`'s copy of it, without the call; the
                 called = self._bind("X", pc, step[2])  # expression's own, called after all, copied as ever
@@ -403,7 +455,10 @@ class _Lowering:
         """Whom the verb is done for (`VerbStep.player`): the statement working it out, and what names it."""
         if verb.for_player is None:
             return "", "c.me"
-        return f"player = {self._value('P', pc, verb.for_player)} or c.me; ", "player"
+        player = self._value("P", pc, verb.for_player)
+        if player == "(c.me)":  # `for me`: `c.me or c.me` is `c.me`
+            return "", "c.me"
+        return f"player = {player} or c.me; ", "player"
 
     def _log(self, pc: int, verb) -> list[str] | None:
         if len(verb.args) > 1:
@@ -439,11 +494,16 @@ class _Lowering:
         source = "\n".join(lines) + "\n"
         return precompiled.define(source, f"<lowered {self.code.key}>", self.namespace, f"run_from_{int(pc)}", compiled)
 
-    def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False):
-        """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head)."""
+    def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False, tested: bool = False, known=None):
+        """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head).
+        `tested`: the budget was tested for the most steps `ops` may count before a loop (`_most_steps`).
+        `known`: the locals certainly in the frame here, each also in its Python variable (`_mirror`): their reads
+        are that variable (`_mirrored`); the set, changed to what is known after `ops`."""
         pad = "    " * indent
+        known = set() if known is None else known
         i, n = 0, len(ops)
         while i < n:
+            start = i
             run = []
             while i < n and ops[i][0] == "simple":
                 run.append(ops[i])
@@ -453,33 +513,73 @@ class _Lowering:
                 i += 1
             total = len(run) + (branch is not None)
             if total:
-                if not paid:
+                if tested and not paid and TESTED_ONCE:
+                    lines.append(f"{pad}steps += {total}")
+                elif not paid:
                     # total > 0 and no run: there is a branch (mypy does not tie `total` to `branch`)
-                    self._pay(run[0][1] if run else branch[1], total, pad, lines)  # type: ignore[index]
-                for k, (_, _, render) in enumerate(run):
-                    lines.extend(pad + line for line in render(total - k - 1))
+                    at = run[0][1] if run else branch[1]  # type: ignore[index]
+                    self._pay(at, total, pad, lines, _most_steps(ops[start:]) if TESTED_ONCE else total)
+                    tested = True
+                for k, (_, pc, render) in enumerate(run):
+                    lines.extend(pad + _mirrored(line, known) for line in render(total - k - 1))
+                    self._written(pc, known)
             paid = False
             if branch is not None:
                 _, unless, then, otherwise = branch
                 test = self.code.steps[unless][1]
                 read = self._read("X", unless, test, "v")
-                if read is None:  # (the value written into the test itself)
-                    lines += [f"{pad}pc = {unless}", f"{pad}if {self._value('X', unless, test)}:"]
+                called = self._called("X", unless, test, "v") if read is None else None
+                if called is not None:
+                    tested_lines = [f"pc = {unless}", *called, "if v:"]
+                elif read is None:  # (the value written into the test itself)
+                    tested_lines = [f"pc = {unless}", f"if {self._value('X', unless, test)}:"]
                 else:
-                    lines += [f"{pad}pc = {unless}", *(pad + line for line in read[0]), f"{pad}if v:"]
-                self._emit(then, indent + 1, lines, depth)
+                    tested_lines = [f"pc = {unless}", *read[0], "if v:"]
+                lines.extend(pad + _mirrored(line, known) for line in tested_lines)
+                after = self._emit(then, indent + 1, lines, depth, tested=tested, known=set(known))
                 if otherwise:
                     lines.append(f"{pad}else:")
-                    self._emit(otherwise, indent + 1, lines, depth)
+                    known = self._emit(otherwise, indent + 1, lines, depth, tested=tested, known=known)
+                known &= after
+                if _holds_loop(then) or _holds_loop(otherwise):
+                    tested = False  # (the steps after a loop are not bounded: the next run tests the budget again)
             if i < n and ops[i][0] == "loop":
-                self._emit_loop(ops[i], indent, lines, depth)
+                known = self._emit_loop(ops[i], indent, lines, depth, known)
+                tested = False
                 i += 1
+        return known
 
-    def _emit_loop(self, op, indent, lines, depth):
+    def _written(self, pc: int, known: set) -> None:
+        """What the step at `pc` does to the locals `known` (`_emit`): a `let` sets its local and its Python variable
+        (`_mirror`); a verb called may bind its `as` local (the only local a verb sets)."""
+        step = self.code.steps[pc]
+        if step[0] == "let":
+            if _mirror(step[1]):
+                known.add(step[1])
+        elif step[0] == "verb":
+            known.discard(step[1].binds)
+
+    def _bound_in(self, ops) -> set:
+        """The locals the verbs among `ops` (in branches and loops too) may bind (`_written`)."""
+        bound = set()
+        for op in ops:
+            if op[0] == "simple":
+                step = self.code.steps[op[1]]
+                if step[0] == "verb" and step[1].binds:
+                    bound.add(step[1].binds)
+            elif op[0] == "branch":
+                bound |= self._bound_in(op[2]) | self._bound_in(op[3])
+            else:
+                bound |= self._bound_in(op[5])
+        return bound
+
+    def _emit_loop(self, op, indent, lines, depth, known: set) -> set:
         """A loop's rounds. A round counts its head's step and the first straight run of its body at once (the
         last round takes the run's steps back when it ends the loop); a round that would pass the budget is left
         to the interpreter from the head, which stops at the very step. A `for` keeps its [items, index] (the
-        frame's local `slot`, made by its `for_init` just before) in a Python variable too."""
+        frame's local `slot`, made by its `for_init` just before) in a Python variable too. `known` (`_emit`): what
+        is known at the head of every round, less what the body may bind, and, in the body, a `for`'s own local."""
+        known = known - self._bound_in(op[5])
         _, kind, head, slot, variable, body = op
         pad = "    " * indent
         inner = pad + "    "
@@ -487,7 +587,7 @@ class _Lowering:
         if kind != "repeat":
             lines += [f"{pad}loop{depth} = E[{slot!r}]", f"{pad}items{depth} = loop{depth}[0]"]
         lines.append(f"{pad}while True:")
-        self._pay(head, 1 + first, inner, lines)
+        self._pay(head, 1 + first, inner, lines, 1 + (_most_steps(body) if TESTED_ONCE else first))
         ended = [f"{inner}    steps -= {first}"] if first else []
         lines.append(f"{inner}pc = {head}")
         if kind == "repeat":
@@ -498,19 +598,142 @@ class _Lowering:
                 f"{inner}if i{depth} >= len(items{depth}):",
                 *ended,
                 f"{inner}    break",
-                f"{inner}E[{variable!r}] = items{depth}[i{depth}]",
+                f"{inner}E[{variable!r}] = {_mirror(variable)}items{depth}[i{depth}]",
                 f"{inner}loop{depth}[1] = i{depth} + 1",
             ]
-        self._emit(body, indent + 1, lines, depth + 1, paid=first > 0)
+        inside = known | {variable} if kind != "repeat" and _mirror(variable) else set(known)
+        self._emit(body, indent + 1, lines, depth + 1, paid=first > 0, tested=True, known=inside)
+        return known
 
     @staticmethod
-    def _pay(pc, count, pad, lines):
-        """Count a straight run of `count` steps from step `pc`, or leave the run to the interpreter when
-        it would pass the budget (it stops at the very step, as it always did)."""
+    def _pay(pc, count, pad, lines, most: int):
+        """Count a straight run of `count` steps from step `pc`, having tested the budget for the `most` steps that
+        may be counted from there before a loop (`_most_steps`: the later runs count theirs untested); or leave all
+        that to the interpreter when it might pass the budget (it stops at the very step, as it always did)."""
         lines += [
-            f"{pad}if steps + {count} > BUDGET: return over_budget(g, frame, {pc}, steps)",
+            f"{pad}if steps + {most} > BUDGET: return over_budget(g, frame, {pc}, steps)",
             f"{pad}steps += {count}",
         ]
+
+
+# the names an expression's function binds to the same objects as the lowered code's (codegen `_returned`)
+_HANDLERS = (
+    ("_PYTHON_ERRORS", PYTHON_ERRORS),
+    ("_values_error", values_error),
+    ("ContentError", ContentError),
+    ("_at_text", at_text),
+)
+_ITS_OWN = re.compile(r"_[it][0-9]+\Z")  # codegen's temporaries and loop variables (`_temporary`, `_item`)
+
+
+@functools.lru_cache(maxsize=4096)
+def _free_names(body: str) -> frozenset | None:
+    """The names the source `body` (an expression's `inline_body`) reads from its namespace or the built-ins, less
+    those of its function (`c`, `g`, `E`); None if it binds any but codegen's own (`_ITS_OWN`) or is not read."""
+    try:
+        tree = ast.parse(body, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (bound if type(node.ctx) is ast.Store else names).add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and type(node.ctx) is not ast.Load:
+            return None
+    if not all(_ITS_OWN.match(word) for word in bound):
+        return None
+    return frozenset(names - bound - {"c", "g", "E"})
+
+
+def _renamed(body: str, names: dict) -> str | None:
+    """The one line of source `body` with each name of `names` (a Python name, not a text nor an attribute) written
+    as its value there; None if it is not one line read as tokens."""
+    if "\n" in body or "\r" in body:
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    spans = []
+    for i, token in enumerate(tokens):
+        if token.type == tokenize.NAME and token.string in names and token.start[0] == 1:
+            after_dot = i > 0 and tokens[i - 1].string == "."
+            if not after_dot:
+                spans.append((token.start[1], token.end[1], names[token.string]))
+    for start, end, word in reversed(spans):
+        body = body[:start] + word + body[end:]
+    return body
+
+
+def _mirror(name) -> str:
+    """The start of the statement setting a local's Python variable too (`_mirrored`), or "" for a name that is no
+    plain local (a loop's slot, `$1`)."""
+    return f"_e_{name} = " if MIRRORED_LOCALS and type(name) is str and _LOCAL_NAME.match(name) else ""
+
+
+_LOCAL_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
+# a local's read as codegen writes it, `_local` replaced by the expression's call or not (`_inlined`, `_read`)
+_LOCAL_READ_SOURCE = re.compile(r"\(E\[('([a-z_][a-z0-9_]*)')\] if \1 in E else (?:[A-Z][0-9]+\(c\)|_local\(\1\))\)")
+
+
+def _mirrored(line: str, known: set) -> str:
+    """`line` with each read of a local `known` (`_Lowering._emit`: set in the frame by this function, and in its
+    Python variable at the same time, with no verb called since that may bind it) read from the variable: the same
+    value, without looking it up in the frame twice. Texts written in the line are left as they are."""
+    if not known or not MIRRORED_LOCALS or " in E else " not in line:
+        return line
+    found = [m for m in _LOCAL_READ_SOURCE.finditer(line) if m[2] in known]
+    if not found:
+        return line
+    texts = _text_spans(line)
+    if texts is None:
+        return line
+    parts, at = [], 0
+    for m in found:
+        if any(start <= m.start() < end for start, end in texts):
+            continue  # (inside a text: content, not code)
+        parts += [line[at : m.start()], f"_e_{m[2]}"]
+        at = m.end()
+    return "".join(parts) + line[at:]
+
+
+def _text_spans(line: str) -> list[tuple[int, int]] | None:
+    """Where the string literals of a line of source are (offsets in it); None if it is not read as tokens."""
+    body = line.lstrip()
+    shift = len(line) - len(body)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return [(shift + t.start[1], shift + t.end[1]) for t in tokens if t.type == tokenize.STRING and t.start[0] == 1]
+
+
+def _most_steps(ops) -> int:
+    """The most steps `_Lowering._emit` may count from the start of `ops` (any path through its branches) before it
+    comes to a loop, whose rounds test the budget again, or to its end: one test of the budget at the start covers
+    them all, and the runs after the first count theirs without a test. The interpreter, left the run when the
+    budget might not cover them, runs the same steps and stops at the very step, as it does for any run."""
+    total = 0
+    for op in ops:
+        kind = op[0]
+        if kind == "simple":
+            total += 1
+        elif kind == "branch":
+            then, otherwise = op[2], op[3]
+            total += 1 + max(_most_steps(then), _most_steps(otherwise))
+            if _holds_loop(then) or _holds_loop(otherwise):
+                return total
+        else:
+            return total
+    return total
+
+
+def _holds_loop(ops) -> bool:
+    """Whether a loop is among `ops`, or in a branch of theirs."""
+    return any(op[0] == "loop" or op[0] == "branch" and (_holds_loop(op[2]) or _holds_loop(op[3])) for op in ops)
 
 
 def _first_run(ops) -> int:
