@@ -110,6 +110,26 @@ def cached_where_key_before(g, ident, wholes, tops, everyones, owned, values) ->
     )
 
 
+def flat_key(g, old_key: tuple, wholes, tops, everyones, owned) -> tuple:
+    """The key of before (`cached_where_key_before`) as `_cached_where` keeps it now, one flat tuple (since
+    tests/test_runtime_speed_zg3_where_key.py): each zone its count of cards then its cards (None: no such zone), each top
+    card (`_NO_TOP`: none), the count of every player's zones before them, each owned zone's key before its cards."""
+    ident, values, *rest = old_key
+    parts: list = [ident, values]
+    for cards in rest[: len(wholes)]:
+        parts += [len(cards), *cards]
+    for top in rest[len(wholes) : len(wholes) + len(tops)]:
+        parts.append(top[0] if top else codegen._NO_TOP)
+    players = rest[len(wholes) + len(tops) : len(rest) - len(owned)]
+    if everyones:
+        parts.append(len(players))
+        for cards in players:
+            parts += [None] if cards is None else [len(cards), *cards]
+    for zone, cards in rest[len(rest) - len(owned) :]:
+        parts += [zone, None] if cards is None else [zone, len(cards), *cards]
+    return tuple(parts)
+
+
 def _key_now(g, *parts) -> tuple:
     """The key `_cached_where` keeps its items under now (its cache, read back)."""
     cache: dict = {}
@@ -132,10 +152,10 @@ def test_cached_where_keys_as_before(neolithibum):
         ("w", (), tuple(table_zones), (), ("nowhere", *owned), ()),
     ]
     for parts in cases:
-        assert _key_now(game, *parts) == cached_where_key_before(game, *parts)
+        assert _key_now(game, *parts) == flat_key(game, cached_where_key_before(game, *parts), *parts[1:5])
     del zones[f"{everyones[0]}:P3"]  # a player's zone not made: None in its place, as before
     parts = ("w", (), (), everyones, (), None)
-    assert _key_now(game, *parts) == cached_where_key_before(game, *parts)
+    assert _key_now(game, *parts) == flat_key(game, cached_where_key_before(game, *parts), *parts[1:5])
     for missing in (("w", ("nowhere",), (), (), (), None), ("w", (), ("nowhere",), (), (), None)):
         with pytest.raises(KeyError) as before:
             cached_where_key_before(game, *missing)

@@ -1657,31 +1657,56 @@ def _held(cards):
     return None if cards is None else tuple(cards)
 
 
+_NO_TOP = ("no top card",)  # `_cached_where`'s key: the top card of an empty zone (no card is a tuple)
+
+
 def _cached_where(g, cache, ident, wholes, tops, everyones, owned, values, compute, key, at):
     """The items `compute()` gives, kept per pack under the contents of the zones it reads (codegen's
     `where_parts` proved it reads nothing else): the table zones `wholes` (all their cards) and `tops` (their
     top card), every player's zone of each id of `everyones`, the zones `owned` (keys); a menu asked again
-    while those zones stay as they were reads them back, and pays the work the first answer cost. The key is
-    made at every evaluation: in plain loops (compiled, they cost less than `map`s of `tuple` and a tuple display of
-    them). Every player's zones are read as they are, without a call per zone (`_held`) unless one is not made."""
+    while those zones stay as they were reads them back, and pays the work the first answer cost.
+    The key is made at every evaluation, one flat tuple: `ident`, `values`, then each zone read as its count of cards
+    and its cards (None: no such zone), each top card (`_NO_TOP`: none), the count of every player's zones before
+    theirs, each owned zone's key before its cards. Each part tells where it ends, so two keys are equal exactly when
+    the zones read hold the same cards, as with a tuple a zone (tests/test_runtime_speed_zg3_where_key.py); one list
+    made and one tuple, not one a zone and a slice a top card (issue 16: a bot's imagined games ask it at every menu).
+    Every player's zones are read as they are, without a call per zone (`_held`) unless one is not made."""
     zones: dict = g.state["zones"]  # (a dict to Cython: read and `get` in C)
-    everyone = []
-    if everyones:
-        players = _every_key(g, everyones)
-        try:
-            for zone in players:
-                everyone.append(tuple(zones[zone]))
-        except (KeyError, TypeError):  # a player's zone not made (or none): None in its place
-            everyone = [_held(zones.get(zone)) for zone in players]
     parts = [ident, values]
     for zone in wholes:
-        parts.append(tuple(zones[zone]))
+        cards = zones[zone]
+        parts.append(len(cards))
+        parts.extend(cards)
     for zone in tops:
-        parts.append(tuple(zones[zone][-1:]))  # its top card, as a list of one (none of an empty zone)
-    parts += everyone
+        cards = zones[zone]
+        parts.append(cards[-1] if len(cards) else _NO_TOP)
+    if everyones:
+        players = _every_key(g, everyones)
+        parts.append(len(players))
+        at_players = len(parts)
+        try:
+            for zone in players:
+                cards = zones[zone]
+                parts.append(len(cards))
+                parts.extend(cards)
+        except (KeyError, TypeError):  # a player's zone not made (or none): None in its place
+            del parts[at_players:]
+            for zone in players:
+                held = _held(zones.get(zone))
+                if held is None:
+                    parts.append(None)
+                else:
+                    parts.append(len(held))
+                    parts.extend(held)
     if owned:
         for zone in owned:
-            parts.append((zone, _held(zones.get(zone))))
+            parts.append(zone)
+            cards = zones.get(zone)
+            if cards is None:
+                parts.append(None)
+            else:
+                parts.append(len(cards))
+                parts.extend(cards)
     known = tuple(parts)
     cache_of: dict = cache
     hit = cache_of.get(known)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from operator import attrgetter
 
 from . import imagine, interpreter, persist, scoring, undo
 
@@ -51,7 +50,9 @@ class Game(Table):
         self.rules = rules
         self.state = state
         self.params = state["params"]
-        self.counters_of = set(state["players"]) | {"table"}
+        # the owners of counters: a clone's are its source's, as are its players (a game's players never change), a set
+        # read only, shared rather than made again for each of a bot's imagined games
+        self.counters_of: set[str] = set(state["players"]) | {"table"} if tables_of is None else tables_of.counters_of
         self.rng = Streams(state["rng"], state["seed"])
         self.ends_quiet = None  # (driver._check_end; a clone's is its source's)
         if tables_of is not None and tables_of.layout.order == tuple(state["zones"]):
@@ -82,9 +83,22 @@ class Game(Table):
         mask is worked out from the seating and the zone's rule alone (log_words._zone_sight), both the clone's as
         they are its source's: a mask one game works out serves all its copies, not worked out again in each.
         Read and set as attributes, in `bind_tables`' order, neither game's `__dict__` read: reading it makes CPython keep
-        the game's attributes in a dict of their own, whose every read is then some times slower (vars() did so)."""
-        for name, table in zip(_BOUND_TABLES, _bound_tables_of(source), strict=True):
-            setattr(self, name, table)
+        the game's attributes in a dict of their own, whose every read is then some times slower (vars() did so).
+        Each read and set by name, `_BOUND_TABLES` in order: compiled, a third of a loop of `setattr` over the names and
+        an `attrgetter`'s tuple of them (issue 16: a bot clones a game for each option it tries;
+        tests/test_runtime_speed_t_greedy_look_ahead.py holds the names to `bind_tables`' and each to its table)."""
+        self.layout = source.layout
+        self._zone_defs = source._zone_defs
+        self._slotted = source._slotted
+        self._capacity = source._capacity
+        self._sight = source._sight
+        self._zone_names = source._zone_names
+        self._zone_owner = source._zone_owner
+        self._own_keys = source._own_keys
+        self._card_defs = source._card_defs
+        self._card_names = source._card_names
+        self._text_names = source._text_names
+        self._counter_limits = source._counter_limits
         self.sight_masks = source.sight_masks
 
     # ------------------------------------------------------------------ creating, saving, copying
@@ -338,7 +352,7 @@ class Game(Table):
     fail = undo.fail  # undo the current action: it cannot be done this way
 
 
-# what Table.bind_tables sets that is the same for every game of a pack and seating (Game._take_tables)
+# what Table.bind_tables sets that is the same for every game of a pack and seating (Game._take_tables sets each)
 _BOUND_TABLES = (
     "layout",
     "_zone_defs",
@@ -353,4 +367,3 @@ _BOUND_TABLES = (
     "_text_names",
     "_counter_limits",
 )
-_bound_tables_of = attrgetter(*_BOUND_TABLES)  # (one call reads them all)

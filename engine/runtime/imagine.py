@@ -124,18 +124,41 @@ def shuffle(rnd: random.Random, cards: list) -> None:
     deal shuffles every hidden card of the table, and a bot imagines one for each decision (issue 16). Each place from
     the last down takes a card from those left (random.Random.shuffle and _randbelow_with_getrandbits: as many bits
     as the count of cards left needs, drawn again while they name no card; tests/test_runtime_speed_n_table.py holds
-    it to `random.Random.shuffle`). Compiled, the place is a C number (a `range` of the list's length): the list is
-    read and written there in C, and the bits a draw for it takes are read from a tuple by it (`_BITS`)."""
-    bits = rnd.getrandbits
+    it to `random.Random.shuffle`). The bits a draw for each place takes are read from a tuple (`_BITS`); the draws
+    themselves are made in C by `_shuffled`."""
     count = len(cards)
     widths = _BITS.get(count)
     if widths is None:  # the bits a draw for each place takes (place i: a card of the i + 1 left)
         widths = _BITS[count] = tuple(map(int.bit_length, range(1, count + 1)))
-    for i in range(len(cards) - 1, 0, -1):
-        k = widths[i]
-        j = bits(k)
-        while j > i:
-            j = bits(k)
+    _shuffled(rnd.getrandbits, cards, widths)
+
+
+def _shuffled(bits, cards: list, widths: tuple) -> None:
+    """`shuffle`'s places. `getrandbits(k)` for k <= 32 is the top k bits of the generator's next word of 32, and
+    `getrandbits(32 * n)` its next n words, the first the lowest (CPython's _random.Random.getrandbits, on either byte
+    order): each place takes at least one word, so a word for each place is drawn at once, in one call, and read here;
+    a draw again for a place (its bits named no card) takes the next word, and once they are used up each word is
+    drawn alone, as `getrandbits` draws it. The generator is left where the draws one by one leave it. Compiled
+    (imagine.pxd), the words are read and their bits taken in C, with no call and no number made a card (issue 16: a
+    call of `getrandbits` a draw, some two draws a card, cost some 770 instructions a card)."""
+    count = len(cards)
+    if count < 2:
+        return
+    words = bits(32 * (count - 1)).to_bytes(4 * (count - 1), "little")
+    end = len(words)
+    at = 0
+    for i in range(count - 1, 0, -1):  # place i: a card of the i + 1 left, drawn from `width` bits
+        width = widths[i]
+        j = i + 1
+        while j > i and at < end:
+            word = words[at + 3]  # (the word's four bytes, the lowest first)
+            word = word << 8 | words[at + 2]
+            word = word << 8 | words[at + 1]
+            word = word << 8 | words[at]
+            at += 4
+            j = word >> (32 - width)
+        while j > i:  # (the words drawn together used up)
+            j = bits(width)
         card = cards[j]
         cards[j] = cards[i]
         cards[i] = card
