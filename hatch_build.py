@@ -78,12 +78,12 @@ def compile_modules(
 
 
 def compile_effects(root: Path, build_dir: Path, *, inplace: bool = False) -> list[Path]:
-    """The shipped packs' hottest generated code compiled (engine/runtime/precompiled.py): the texts gathered by playing
+    """The shipped packs' hottest generated code compiled (engine/runtime/precompiled.py, effects_build.py): the texts gathered by playing
     the packs from source in a process of its own, their factories written under `build_dir`, then compiled; the built
     modules, under `build_dir` (or beside the runtime's sources when `inplace`)."""
     tree = build_dir / "effects"
     gather = (
-        "import sys; from pathlib import Path; from engine.runtime import precompiled as p; "
+        "import sys; from pathlib import Path; from engine.runtime import effects_build as p; "
         "p.write_factories(Path(sys.argv[1]) / 'content', Path(sys.argv[2]))"
     )
     # the packs played from source, their lint cache kept in the build's folder (engine/lint/cache.py)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.runtime import compiled_modules, precompiled
+from engine.runtime import compiled_modules, effects_build, precompiled
 from engine.runtime import rules as rules_module
 from engine.runtime.game import Game
 from engine.runtime.session import play_randomly
@@ -31,14 +31,14 @@ def _played(pack: str, players: int, seed: int) -> Game:
 @functools.cache
 def _texts() -> dict[str, int]:
     """Every text the shipped packs run in the build's games, and how often."""
-    return precompiled.gather(CONTENT)
+    return effects_build.gather(CONTENT)
 
 
 @functools.cache
 def _python_factories() -> dict:
     """The factory modules the build would compile, for every gathered text, run as Python."""
     table: dict = {}
-    for source in precompiled.factory_modules(sorted(_texts())):
+    for source in effects_build.factory_modules(sorted(_texts())):
         namespace: dict = {}
         exec(compile(source, "<factories>", "exec"), namespace)  # noqa: S102 -- the test's own generated module
         table.update(namespace["TABLE"])
@@ -99,7 +99,7 @@ def test_a_factory_declines_a_namespace_it_cannot_read_alike():
     """A namespace without a name the text reads, or with one shadowing a builtin it reads, runs the text as Python."""
     source = "def _expression(c):\n    return len(c) + OFFSET\n"
     table: dict = {}
-    for module in precompiled.factory_modules([source]):
+    for module in effects_build.factory_modules([source]):
         namespace: dict = {}
         exec(compile(module, "<factories>", "exec"), namespace)  # noqa: S102
         table.update(namespace["TABLE"])
@@ -124,8 +124,8 @@ def compile_exec(source, filename):
 
 def test_the_hottest_texts_fit_the_budget():
     calls = {"a" * 10: 5, "b" * 10: 50, "c" * 10: 0, "d" * 30: 40}
-    assert precompiled.hottest(calls, budget=25) == ["a" * 10, "b" * 10]  # b first, d too long, then a
-    assert precompiled.hottest(calls, budget=45) == ["b" * 10, "d" * 30]
+    assert effects_build.hottest(calls, budget=25) == ["a" * 10, "b" * 10]  # b first, d too long, then a
+    assert effects_build.hottest(calls, budget=45) == ["b" * 10, "d" * 30]
 
 
 @pytest.mark.skipif(not compiled_modules(), reason="the runtime runs from source here: no compiled packs' code")
