@@ -86,8 +86,10 @@ def compile_effects(root: Path, build_dir: Path, *, inplace: bool = False) -> li
         "import sys; from pathlib import Path; from engine.runtime import effects_build as p; "
         "p.write_factories(Path(sys.argv[1]) / 'content', Path(sys.argv[2]))"
     )
-    # the packs played from source, their lint cache kept in the build's folder (engine/lint/cache.py)
-    environment = {**os.environ, PURE_PYTHON: "1", "PYTHONPATH": str(root), "XDG_CACHE_HOME": str(build_dir / "cache")}
+    # the packs played from source, their lint cache kept in the build's folder (engine/lint/cache.py); the path ahead
+    # of pip's own (its isolated build environment, where the packs' loaders are, is found through PYTHONPATH)
+    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+    environment = {**os.environ, PURE_PYTHON: "1", "PYTHONPATH": path, "XDG_CACHE_HOME": str(build_dir / "cache")}
     subprocess.run([sys.executable, "-c", gather, str(root), str(tree)], check=True, env=environment, cwd=root)
     sources = sorted((tree / COMPILED_PACKAGE).glob("*.py"))
     built = compile_modules(tree, sources, build_dir / "effects-build", optimize=EFFECTS_OPTIMIZE)
