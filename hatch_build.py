@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +23,6 @@ from pathlib import Path
 PURE_PYTHON = "KNAPPER_PURE_PYTHON"  # set (to anything but empty): nothing is compiled, nor loaded compiled
 COMPILED_PACKAGE = "engine/runtime"
 DIRECTIVES = {"binding": True}  # functions bound as methods (`Game._advance = interpreter.advance`) stay methods
-EFFECTS_OPTIMIZE = "-O1 -g0 -w"  # the packs' generated code mostly calls CPython: light optimising, no debug symbols
 
 
 def compiled_sources(root: Path, modules: list[str]) -> list[Path]:
@@ -36,21 +34,14 @@ def compiled_sources(root: Path, modules: list[str]) -> list[Path]:
     return sources
 
 
-def compile_modules(
-    root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False, optimize: str | None = None
-) -> list[Path]:
+def compile_modules(root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False) -> list[Path]:
     """Compile `sources` (under `root`) into extension modules; the built files, under `build_dir` (or beside their
-    sources when `inplace`). `optimize`: the C compiler's flags (`-O1 -g0 -w`), after its default ones. Raises whatever Cython
-    or the C compiler raise."""
+    sources when `inplace`). Raises whatever Cython or the C compiler raise."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
-    flags = optimize.split() if optimize else []
     extensions = [
-        Extension(
-            ".".join(p.relative_to(root).with_suffix("").parts), [str(p.relative_to(root))], extra_compile_args=flags
-        )
-        for p in sources
+        Extension(".".join(p.relative_to(root).with_suffix("").parts), [str(p.relative_to(root))]) for p in sources
     ]
     jobs = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
     here = Path.cwd()
@@ -75,32 +66,6 @@ def compile_modules(
         return [Path(command.get_ext_fullpath(e.name)).resolve() for e in modules]
     finally:
         os.chdir(here)
-
-
-def compile_effects(root: Path, build_dir: Path, *, inplace: bool = False) -> list[Path]:
-    """The shipped packs' hottest generated code compiled (engine/runtime/precompiled.py, effects_build.py): the texts gathered by playing
-    the packs from source in a process of its own, their factories written under `build_dir`, then compiled; the built
-    modules, under `build_dir` (or beside the runtime's sources when `inplace`)."""
-    tree = build_dir / "effects"
-    gather = (
-        "import sys; from pathlib import Path; from engine.runtime import effects_build as p; "
-        "p.write_factories(Path(sys.argv[1]) / 'content', Path(sys.argv[2]))"
-    )
-    # the packs played from source, their lint cache kept in the build's folder (engine/lint/cache.py); the path ahead
-    # of pip's own (its isolated build environment, where the packs' loaders are, is found through PYTHONPATH)
-    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
-    environment = {**os.environ, PURE_PYTHON: "1", "PYTHONPATH": path, "XDG_CACHE_HOME": str(build_dir / "cache")}
-    subprocess.run([sys.executable, "-c", gather, str(root), str(tree)], check=True, env=environment, cwd=root)
-    sources = sorted((tree / COMPILED_PACKAGE).glob("*.py"))
-    built = compile_modules(tree, sources, build_dir / "effects-build", optimize=EFFECTS_OPTIMIZE)
-    if inplace:
-        placed = []
-        for path in built:
-            target = root / COMPILED_PACKAGE / path.name
-            shutil.copyfile(path, target)
-            placed.append(target)
-        return placed
-    return built
 
 
 def remove_compiled(root: Path) -> list[Path]:
@@ -150,16 +115,7 @@ class CompiledRuntime(BuildHookInterface):  # type: ignore[misc,valid-type]
         for path, source in zip(built, sources, strict=True):
             target = source.relative_to(root).with_name(path.name)
             build_data["force_include"][str(path)] = target.as_posix()
-        try:
-            effects = compile_effects(root, build_dir)
-        except (*_missing_tools(), subprocess.CalledProcessError) as exc:  # the packs' code then runs as Python
-            self.app.display_warning(
-                f"knapper: the packs' generated code stays Python, as it could not be compiled: {exc}"
-            )
-            effects = []
-        for path in effects:
-            build_data["force_include"][str(path)] = f"{COMPILED_PACKAGE}/{path.name}"
-        self.app.display_info(f"knapper: {len(built)} runtime modules and {len(effects)} of the packs' code compiled")
+        self.app.display_info(f"knapper: {len(built)} runtime modules compiled by Cython")
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         build_dir = getattr(self, "_build_dir", None)
@@ -188,7 +144,6 @@ def main(argv: list[str]) -> int:
     sources = compiled_sources(root, modules_to_compile(root))
     with tempfile.TemporaryDirectory(prefix="knapper-compiled-") as build_dir:
         built = compile_modules(root, sources, Path(build_dir), inplace=True)
-        built += compile_effects(root, Path(build_dir), inplace=True)
     print(f"{len(built)} modules compiled in place: edit a .py and it is ignored until `--clean` or `--inplace` again")
     return 0
 

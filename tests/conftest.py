@@ -117,29 +117,6 @@ def _own_user_cache_folder(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = previous
 
 
-# tests that look inside the code packs generate (its source, its namespaces, its calls): they see it as Python
-_READ_GENERATED_CODE = ("test_runtime_speed_", "test_flags")
-
-
-@pytest.fixture(autouse=True)
-def _generated_code_as_python(request):
-    """The compiled wheel runs the shipped packs' hottest generated code compiled (engine/runtime/precompiled.py): every
-    test plays that, but those that read the generated code itself, which see it as Python, as a checkout runs it.
-    (Not through `monkeypatch`: an autouse fixture asking for it would undo the test's own patches only after
-    `_runtime_classes_left_as_found` has looked.)"""
-    if not request.module.__name__.rpartition(".")[2].startswith(_READ_GENERATED_CODE):
-        yield
-        return
-    from engine.runtime import precompiled
-
-    factories = precompiled.factories
-    precompiled.factories = dict  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        precompiled.factories = factories
-
-
 @pytest.fixture(autouse=True)
 def _runtime_classes_left_as_found():
     """A test that patches the runtime's classes by hand must put back what it found: a classmethod put back as a

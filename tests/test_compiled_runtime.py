@@ -57,9 +57,7 @@ def test_the_installed_wheel_runs_every_module_compiled_that_pyproject_names():
 def test_pure_python_switch_loads_every_runtime_module_from_its_source():
     script = (
         "import importlib, pkgutil, engine.runtime as r\n"
-        "from engine.runtime.precompiled import MODULE_PREFIX\n"  # (the packs' compiled code: never loaded pure)
-        "names = [m.name for m in pkgutil.iter_modules(r.__path__)\n"
-        "         if m.name != 'terminal' and not m.name.startswith(MODULE_PREFIX)]\n"
+        "names = [m.name for m in pkgutil.iter_modules(r.__path__) if m.name != 'terminal']\n"
         "files = [importlib.import_module('engine.runtime.' + n).__file__ for n in names]\n"
         "print(r.compiled_modules(), len(files), all(f.endswith('.py') for f in files))\n"
     )

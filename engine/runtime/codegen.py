@@ -16,7 +16,7 @@ from typing import Any
 from engine import dsl
 from engine.dsl.builtins import CONSTANTS, FUNCTIONS, ORIENTATIONS, implemented
 
-from . import functions, layout, precompiled
+from . import functions, layout
 from .budget import (
     CALL_COST,
     MAX_CALL_DEPTH,
@@ -400,7 +400,8 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     )
     namespace = compiler.namespace
     namespace["out_of_work"] = out_of_work
-    made[key] = precompiled.define(source, f"<direct {body_key}>", namespace, "_function", compiled)
+    exec(compiled(source, f"<direct {body_key}>"), namespace)  # noqa: S102 -- generated; content only via repr
+    made[key] = namespace["_function"]
     return made[key]
 
 
@@ -565,7 +566,10 @@ class ExpressionCompiler:
         returned = _returned(before, body, self.key, int(node[1]))
         game = "    g = c.g\n" if _READS_GAME.search(returned) else ""  # not read by a constant, `me`, a local...
         source = head + game + env + returned
-        expression = precompiled.define(source, f"<{self.key}>", self.namespace, "_expression", compiled)
+        code = compiled(source, f"<{self.key}>")
+        namespace = self.namespace
+        exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
+        expression = namespace["_expression"]
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         if inline_body is not None:
             expression.inline_body = inline_body

@@ -24,7 +24,7 @@ import io
 import re
 import tokenize
 
-from . import precompiled, verbs
+from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
 from .codegen import _EMPTY_MAPPING, compiled, text_keyed
 from .counter_visibility import read_by_all
@@ -241,7 +241,7 @@ class _Lowering:
         body = getattr(expression, "inline_body", None)
         if INLINED_EXPRESSIONS and INLINED_READS and type(body) is str and _inlined(body, f"{name}(c)") is None:
             found = _read_only(body)
-            held = precompiled.namespace_of(expression)
+            held = getattr(expression, "__globals__", None)
             if found is not None and held is not None:
                 source, names = found
                 namespace = self.namespace
@@ -260,7 +260,7 @@ class _Lowering:
         self._bind(prefix, pc, expression)
         body = getattr(expression, "inline_body", None)
         at = getattr(expression, "inline_at", None)
-        held = precompiled.namespace_of(expression)
+        held = getattr(expression, "__globals__", None)
         if not (INLINED_EXPRESSIONS and INLINED_CALLS and type(body) is str and type(at) is tuple and held):
             return None
         if _inlined(body, f"{prefix}{int(pc)}(c)") is not None:
@@ -491,8 +491,9 @@ class _Lowering:
         ]
         if len(lines) > MAX_SOURCE_LINES:
             return None
-        source = "\n".join(lines) + "\n"
-        return precompiled.define(source, f"<lowered {self.code.key}>", self.namespace, f"run_from_{int(pc)}", compiled)
+        namespace = self.namespace
+        exec(compiled("\n".join(lines) + "\n", f"<lowered {self.code.key}>"), namespace)  # noqa: S102
+        return namespace[f"run_from_{int(pc)}"]
 
     def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False, tested: bool = False, known=None):
         """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head).
