@@ -26,7 +26,7 @@ import tokenize
 
 from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
-from .codegen import _EMPTY_MAPPING, compiled, text_keyed
+from .codegen import _EMPTY_MAPPING, _IDENTIFIER, compiled, text_keyed
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 from .log_words import log_counted, log_unchanged
@@ -654,9 +654,8 @@ def _renamed(body: str, names: dict) -> str | None:
     as its value there; None if it is not one line read as tokens."""
     if "\n" in body or "\r" in body:
         return None
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
-    except (tokenize.TokenError, SyntaxError):
+    tokens = _tokens(body)
+    if tokens is None:
         return None
     spans = []
     for i, token in enumerate(tokens):
@@ -672,10 +671,9 @@ def _renamed(body: str, names: dict) -> str | None:
 def _mirror(name) -> str:
     """The start of the statement setting a local's Python variable too (`_mirrored`), or "" for a name that is no
     plain local (a loop's slot, `$1`)."""
-    return f"_e_{name} = " if MIRRORED_LOCALS and type(name) is str and _LOCAL_NAME.match(name) else ""
+    return f"_e_{name} = " if MIRRORED_LOCALS and type(name) is str and _IDENTIFIER.match(name) else ""
 
 
-_LOCAL_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 # a local's read as codegen writes it, `_local` replaced by the expression's call or not (`_inlined`, `_read`)
 _LOCAL_READ_SOURCE = re.compile(r"\(E\[('([a-z_][a-z0-9_]*)')\] if \1 in E else (?:[A-Z][0-9]+\(c\)|_local\(\1\))\)")
 
@@ -705,11 +703,18 @@ def _text_spans(line: str) -> list[tuple[int, int]] | None:
     """Where the string literals of a line of source are (offsets in it); None if it is not read as tokens."""
     body = line.lstrip()
     shift = len(line) - len(body)
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
-    except (tokenize.TokenError, SyntaxError):
+    tokens = _tokens(body)
+    if tokens is None:
         return None
     return [(shift + t.start[1], shift + t.end[1]) for t in tokens if t.type == tokenize.STRING and t.start[0] == 1]
+
+
+def _tokens(source: str) -> list | None:
+    """The tokens of a line of generated source (`_renamed`, `_text_spans`); None if it is not read as tokens."""
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
 
 
 def _most_steps(ops) -> int:
