@@ -42,7 +42,8 @@ def on_python_source(test):
             return test(*args, **kwargs)
         node = os.environ["PYTEST_CURRENT_TEST"].rsplit(" ", 1)[0]
         child = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", node],
+            # one test, in one process: not the process per core of addopts' `-n auto` (pytest-xdist)
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", node],
             env={**os.environ, PURE_PYTHON: "1"},
             cwd=REPO,
             capture_output=True,

@@ -42,7 +42,7 @@ def test_an_id_reads_the_printed_fields_of_its_card(tmp_path):
 def test_an_id_in_words_is_its_cards_name_and_lint_accepts_it(tmp_path, capsys):
     game = _act(tmp_path, 'log "{axe} ({axe.vp} VP)"')
     assert game.view("P1")["log"][-1] == "Axe (2 VP)"
-    assert main(["lint", "--select", "D004", str(tmp_path / "tiny")]) == 0, capsys.readouterr().out
+    assert main(["lint", "--no-cache", "--select", "D004", str(tmp_path / "tiny")]) == 0, capsys.readouterr().out
 
 
 @pytest.mark.parametrize("verb", ["move axe to hand", "discard axe", "remove axe", "reveal axe"])

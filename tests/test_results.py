@@ -149,7 +149,9 @@ def test_a_tiebreak_entry_is_checked_by_lint_with_its_position(tmp_path, knap):
     text = (tmp_path / "tiny" / "rules.yaml").read_text().splitlines()
     row = next(i for i, ln in enumerate(text, 1) if "me.nope" in ln)
     col = text[row - 1].index("me.nope") + 1
-    code, out, _err = knap("lint", str(tmp_path / "tiny"))
+    # --no-cache: no entry written into the .knap_cache of the working folder, the repository, which the
+    # test processes share
+    code, out, _err = knap("lint", str(tmp_path / "tiny"), "--no-cache")
     assert code != 0
     assert f"rules.yaml:{row}:{col}:" in out and "nope" in out
 

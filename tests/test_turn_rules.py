@@ -154,7 +154,9 @@ def test_menu_false_asks_no_menu(tmp_path):
 def test_end_turn_conditions_are_linted_with_their_position(tmp_path, knap):
     manifest = "kind: pack\nid: turns\nname: Turns\nversion: 1.0.0\nplayers: {min: 2, max: 2}\nend_turn: me.chipz > 0\n"
     root = write_tree(tmp_path / "turns", {"pack.yaml": manifest, "rules.yaml": NEVER})
-    code, out, _err = knap("lint", str(root))
+    # --no-cache: no entry written into the .knap_cache of the working folder, the repository, which the
+    # test processes share
+    code, out, _err = knap("lint", str(root), "--no-cache")
     assert code == 1 and "pack.yaml:6:14: D002" in out and "chipz" in out
 
 
