@@ -4,6 +4,12 @@ The runtime (engine/runtime/) is plain Python that Cython compiles unchanged: no
 code run by C instead of the interpreter. Every game plays the same, byte for byte (the test suite runs on what this
 builds); Cro-Magnon plays about 1.3x as many decisions a second (issue 16, docs/runtime.md "Compiled").
 
+The C compiler is guided by a profile of games played (gcc's profile-guided optimisation): the modules are compiled
+once counting what runs, that build plays random and greedy games of every shipped pack (`train`), and they are
+compiled again knowing which branches are taken and which code is hot: hot paths laid out straight, error handling
+moved out of their way. The games are seeded, as any other. When the training cannot run, the build says so, compiles
+without it and records why (`BUILT_WITH`); `KNAPPER_NO_TRAINING` set skips it (a build half as long, a slower runtime).
+
 Only the wheel is compiled; an editable install (`pip install -e .`) stays pure Python, and so does any build where
 Cython or a C compiler is missing (it says so and goes on) or `KNAPPER_PURE_PYTHON` is set. Which modules are compiled
 is set once, in pyproject.toml (`[tool.hatch.build.targets.wheel.hooks.custom]`, `modules`).
@@ -14,13 +20,21 @@ is set once, in pyproject.toml (`[tool.hatch.build.targets.wheel.hooks.custom]`,
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 PURE_PYTHON = "KNAPPER_PURE_PYTHON"  # set (to anything but empty): nothing is compiled, nor loaded compiled
+NO_TRAINING = "KNAPPER_NO_TRAINING"  # set: compiled without the profile of played games
+TRAINING_GAMES = 2  # random games of each shipped pack at each seating, played by the build counting what runs
+TRAINING_ANSWERS = 30  # ... and greedy answers of each pack at its fewest seats (but one: a single seat plays itself)
+TRAINING_SECONDS = 900  # the most the training may take before the build gives up on it
+RESOURCES = ("content", "schemas", "grammar")  # what the engine reads beside itself: the packs and their checks
+BUILT_WITH = "compiled_with.json"  # beside the compiled modules in the wheel: how they were built (a test reads it)
 COMPILED_PACKAGE = "engine/runtime"
 DIRECTIVES = {"binding": True}  # functions bound as methods (`Game._advance = interpreter.advance`) stay methods
 
@@ -34,16 +48,24 @@ def compiled_sources(root: Path, modules: list[str]) -> list[Path]:
     return sources
 
 
-def compile_modules(root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False) -> list[Path]:
+def compile_modules(
+    root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False, profile: tuple[str, Path] | None = None
+) -> list[Path]:
     """Compile `sources` (under `root`) into extension modules; the built files, under `build_dir` (or beside their
-    sources when `inplace`). Raises whatever Cython or the C compiler raise."""
+    sources when `inplace`). `profile`: ("generate", folder) counts what the modules run into the folder, ("use",
+    folder) compiles them again, in the same `build_dir`, guided by those counts. Raises whatever Cython or the C
+    compiler raise."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
+    flags = [] if profile is None else _profile_flags(*profile)
     extensions = [
         Extension(".".join(p.relative_to(root).with_suffix("").parts), [str(p.relative_to(root))]) for p in sources
     ]
     jobs = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    for built in (build_dir / "lib").rglob("*"):  # (built again in the same folder, the counts' objects' paths kept)
+        if built.is_file():
+            built.unlink()
     here = Path.cwd()
     os.chdir(root)  # the extensions' sources are named from the root, as their modules are
     try:
@@ -55,6 +77,8 @@ def compile_modules(root: Path, sources: list[Path], build_dir: Path, *, inplace
             nthreads=jobs,
             quiet=True,
         )
+        for module in modules:  # (set after Cython, which keeps an extension's options in its C file for next time)
+            module.extra_compile_args = module.extra_link_args = flags
         distribution = Distribution({"name": "knapper-runtime", "ext_modules": modules})
         command = distribution.get_command_obj("build_ext")
         command.build_lib = str(build_dir / "lib")
@@ -66,6 +90,112 @@ def compile_modules(root: Path, sources: list[Path], build_dir: Path, *, inplace
         return [Path(command.get_ext_fullpath(e.name)).resolve() for e in modules]
     finally:
         os.chdir(here)
+
+
+def _profile_flags(kind: str, folder: Path) -> list[str]:
+    """gcc's flags to count what runs into `folder` ("generate") or to compile guided by those counts ("use"). The
+    counts are found by the objects' paths, the same in both builds; a function the games never ran is compiled as
+    without a profile (`-fprofile-partial-training`), not for size as cold code."""
+    if kind == "generate":
+        return [f"-fprofile-generate={folder}"]
+    if kind == "use":
+        return [f"-fprofile-use={folder}", "-fprofile-partial-training", "-fprofile-correction", "-Wno-missing-profile"]
+    raise ValueError(f"no such profile step: {kind}")
+
+
+def compile_trained(root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False) -> tuple[list, dict]:
+    """Compile `sources` guided by a profile of games played (the module's docstring): the built files, and how they
+    were built (`BUILT_WITH`). When the counting build, its games or the guided build fail (a compiler without gcc's
+    flags, a pack that does not load), the modules are compiled without a profile and the reason is kept; a failure
+    of that plain compile is raised, as `compile_modules` raises it."""
+    if os.environ.get(NO_TRAINING):
+        return compile_modules(root, sources, build_dir, inplace=inplace), {"profile": None, "why": NO_TRAINING}
+    counts = build_dir / "profile"
+    try:
+        counting = compile_modules(root, sources, build_dir, profile=("generate", counts))
+        played = _train_on(root, counting, build_dir / "training")
+        built = compile_modules(root, sources, build_dir, inplace=inplace, profile=("use", counts))
+    except (*_missing_tools(), subprocess.SubprocessError, ValueError) as exc:  # type: ignore[misc]
+        why = str(getattr(exc, "stderr", None) or exc).strip()[-2000:]  # (the training's own traceback, if it has one)
+        built = compile_modules(root, sources, build_dir, inplace=inplace)
+        return built, {"profile": None, "why": f"{type(exc).__name__}: {why}"}
+    return built, {"profile": "played games", **played}
+
+
+def _train_on(root: Path, counting: list[Path], folder: Path) -> dict:
+    """Play the training games (`train`) on a copy of the checkout's engine with the counting modules beside their
+    source, in a process of its own; what it played."""
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(root / "engine", folder / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    for beside in RESOURCES:  # (where engine/files/resources.py finds them in a checkout: beside `engine/`)
+        shutil.copytree(root / beside, folder / beside)
+    for path in counting:
+        shutil.copy2(path, folder / COMPILED_PACKAGE / path.name)
+    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
+    # the copy first; then what the build's own environment can import (pip's isolated one is found by PYTHONPATH)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--train", str(folder), str(folder / "content")],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=TRAINING_SECONDS,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def train(
+    engine_root: Path,
+    content: Path,
+    games: int = TRAINING_GAMES,
+    answers: int = TRAINING_ANSWERS,
+    *,
+    compiled_only: bool = True,
+) -> dict:
+    """The games a profile-guided build plays: `games` random games of every pack in `content` at each seating, and
+    `answers` greedy answers at its fewest seats but one, all seeded; what was played. Raises ValueError when the
+    engine it imports is not the compiled one of `engine_root` (unless not `compiled_only`: a test's)."""
+    sys.path.insert(0, str(engine_root))
+    import functools
+    import random
+
+    from engine.runtime import compiled_modules
+    from engine.runtime import rules as rules_module
+    from engine.runtime.agents import GreedyAgent
+    from engine.runtime.game import Game
+    from engine.runtime.session import play_randomly
+
+    runtime = Path(sys.modules["engine.runtime"].__file__ or "").parent
+    if compiled_only and (runtime != engine_root.resolve() / COMPILED_PACKAGE or not compiled_modules()):
+        raise ValueError(f"the training would play a runtime that is not the one compiled: {runtime}")
+    played = {"packs": 0, "games": 0, "answers": 0}
+    for pack in sorted(p for p in content.iterdir() if p.is_dir()):
+        rules = rules_module.load(pack)
+        fewest, most = rules.players
+        for players in range(fewest, most + 1):
+            for seed in range(games):
+                play_randomly(Game.new(rules, players, seed), random.Random(seed))
+                played["games"] += 1
+        players = min(max(fewest, 2), most)
+        game = Game.new(rules, players, 1)
+        agents = {p: GreedyAgent(31 + i) for i, p in enumerate(game.state["players"])}
+        made = 0
+        while made < answers:  # as tools/bench/then.py's greedy_answers asks them
+            if game.over:
+                game = Game.new(rules, players, 1 + made)
+            decision = game.decision
+            if decision.is_chance:
+                game.apply_chance()
+                continue
+            player = decision.players[0]
+            model = functools.partial(game.determinized, player, len(game.state["history"]))
+            game.apply(agents[player].act({"you": player}, game.legal(player), model), player)
+            made += 1
+        played["answers"] += made
+        played["packs"] += 1
+    return played
 
 
 def remove_compiled(root: Path) -> list[Path]:
@@ -106,7 +236,7 @@ class CompiledRuntime(BuildHookInterface):  # type: ignore[misc,valid-type]
         build_dir = Path(tempfile.mkdtemp(prefix="knapper-compiled-"))
         self._build_dir = build_dir
         try:
-            built = compile_modules(root, sources, build_dir)
+            built, how = compile_trained(root, sources, build_dir)
         except _missing_tools() as exc:  # no Cython, no C compiler: the pure-Python wheel, which plays the same games
             self.app.display_warning(f"knapper: the runtime stays pure Python, as it could not be compiled: {exc}")
             return
@@ -115,7 +245,12 @@ class CompiledRuntime(BuildHookInterface):  # type: ignore[misc,valid-type]
         for path, source in zip(built, sources, strict=True):
             target = source.relative_to(root).with_name(path.name)
             build_data["force_include"][str(path)] = target.as_posix()
-        self.app.display_info(f"knapper: {len(built)} runtime modules compiled by Cython")
+        record = build_dir / BUILT_WITH
+        record.write_text(json.dumps(how, sort_keys=True) + "\n")
+        build_data["force_include"][str(record)] = f"{COMPILED_PACKAGE}/{BUILT_WITH}"
+        if how["profile"] is None:
+            self.app.display_warning(f"knapper: the runtime is compiled without a profile of games: {how['why']}")
+        self.app.display_info(f"knapper: {len(built)} runtime modules compiled by Cython ({how})")
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         build_dir = getattr(self, "_build_dir", None)
@@ -138,13 +273,16 @@ def main(argv: list[str]) -> int:
         removed = remove_compiled(root)
         print(f"{len(removed)} compiled modules removed: {COMPILED_PACKAGE} runs as pure Python")
         return 0
+    if len(argv) == 3 and argv[0] == "--train":  # the training games, in the process `_train_on` starts
+        print(json.dumps(train(Path(argv[1]), Path(argv[2]))))
+        return 0
     if argv != ["--inplace"]:
         print(__doc__.split("\n\n")[-1].rstrip())
         return 2
     sources = compiled_sources(root, modules_to_compile(root))
     with tempfile.TemporaryDirectory(prefix="knapper-compiled-") as build_dir:
-        built = compile_modules(root, sources, Path(build_dir), inplace=True)
-    print(f"{len(built)} modules compiled in place: edit a .py and it is ignored until `--clean` or `--inplace` again")
+        built, how = compile_trained(root, sources, Path(build_dir), inplace=True)
+    print(f"{len(built)} modules compiled in place ({how}): an edited .py is ignored until `--clean` or `--inplace`")
     return 0
 
 

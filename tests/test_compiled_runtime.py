@@ -9,12 +9,14 @@ import json
 import os
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
 import engine
 from engine.runtime import PURE_PYTHON, compiled_modules
+from engine.runtime import rules as rules_module
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -52,6 +54,52 @@ def test_the_installed_wheel_runs_every_module_compiled_that_pyproject_names():
     """Fails if the wheel was built pure Python (no Cython or no compiler in the build), which `pip` only warns of:
     the speed issue 16 measures is the compiled runtime's."""
     assert compiled_modules() == sorted(_modules_named())
+
+
+@pytest.mark.skipif(
+    Path(engine.__file__).resolve().parent.parent == REPO or bool(os.environ.get(PURE_PYTHON)),
+    reason="the engine runs from this checkout's source (an editable install): only a wheel is compiled",
+)
+def test_the_installed_wheel_was_compiled_guided_by_the_training_games():
+    """Fails if the build fell back to compiling without its profile of played games (it only warns): every shipped
+    pack was played, and so were greedy answers (hatch_build.py `train`)."""
+    built_with = Path(sys.modules["engine.runtime"].__file__ or "").parent / _hook().BUILT_WITH
+    how = json.loads(built_with.read_text())
+    packs = [p for p in (REPO / "content").iterdir() if p.is_dir()]
+    assert how["profile"] == "played games", how
+    assert how["packs"] == len(packs) and how["games"] >= 2 * len(packs) and how["answers"] >= 20 * len(packs), how
+    modules = [p for p in built_with.parent.iterdir() if p.name.endswith(tuple(EXTENSION_SUFFIXES))]
+    assert sorted(p.name.split(".")[0] for p in modules) == sorted(_modules_named())
+    assert not [p.name for p in modules if b"__gcov" in p.read_bytes()]  # the guided build, not the counting one
+
+
+def test_the_training_games_play_every_shipped_pack_at_every_seating():
+    """What a profile-guided build plays (hatch_build.py `train`), here on the runtime as installed: random games
+    at each seating of each pack, greedy answers of each."""
+    packs = sorted(p for p in (REPO / "content").iterdir() if p.is_dir())
+    path = list(sys.path)
+    try:
+        played = _hook().train(REPO, REPO / "content", games=1, answers=2, compiled_only=False)
+    finally:
+        sys.path[:] = path
+    seatings = 0
+    for pack in packs:
+        fewest, most = rules_module.load(pack).players
+        seatings += most - fewest + 1
+    assert played == {"packs": len(packs), "games": seatings, "answers": 2 * len(packs)}
+
+
+def test_the_training_refuses_a_runtime_that_is_not_compiled():
+    """The training games refuse a runtime run as source, which would count nothing: the build then compiles
+    without a profile, and says why."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "hatch_build.py"), "--train", str(REPO), str(REPO / "content")],
+        env={**os.environ, PURE_PYTHON: "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0 and "not the one compiled" in done.stderr
 
 
 def test_pure_python_switch_loads_every_runtime_module_from_its_source():
