@@ -20,6 +20,7 @@ is set once, in pyproject.toml (`[tool.hatch.build.targets.wheel.hooks.custom]`,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -146,6 +147,10 @@ def _train_on(root: Path, counting: list[Path], folder: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+class _Trained(Exception):
+    """A greedy training game has given its answers (`train`): it stops there, unfinished."""
+
+
 def train(
     engine_root: Path,
     content: Path,
@@ -155,22 +160,22 @@ def train(
     compiled_only: bool = True,
 ) -> dict:
     """The games a profile-guided build plays: `games` random games of every pack in `content` at each seating, and
-    `answers` greedy answers at its fewest seats but one, all seeded; what was played. Raises ValueError when the
-    engine it imports is not the compiled one of `engine_root` (unless not `compiled_only`: a test's)."""
+    `answers` greedy answers at its fewest seats but one, all seeded, as `knap sim` asks them; what was played.
+    Raises ValueError when the engine it imports is not the compiled one of `engine_root` (unless not
+    `compiled_only`: a test's)."""
     sys.path.insert(0, str(engine_root))
-    import functools
     import random
 
     from engine.runtime import compiled_modules
     from engine.runtime import rules as rules_module
     from engine.runtime.agents import GreedyAgent
     from engine.runtime.game import Game
-    from engine.runtime.session import play_randomly
+    from engine.runtime.session import play_out, play_randomly
 
     runtime = Path(sys.modules["engine.runtime"].__file__ or "").parent
     if compiled_only and (runtime != engine_root.resolve() / COMPILED_PACKAGE or not compiled_modules()):
         raise ValueError(f"the training would play a runtime that is not the one compiled: {runtime}")
-    played = {"packs": 0, "games": 0, "answers": 0}
+    played = {"packs": 0, "games": 0, "greedy_answers": 0}
     for pack in sorted(p for p in content.iterdir() if p.is_dir()):
         rules = rules_module.load(pack)
         fewest, most = rules.players
@@ -179,21 +184,16 @@ def train(
                 play_randomly(Game.new(rules, players, seed), random.Random(seed))
                 played["games"] += 1
         players = min(max(fewest, 2), most)
-        game = Game.new(rules, players, 1)
-        agents = {p: GreedyAgent(31 + i) for i, p in enumerate(game.state["players"])}
-        made = 0
-        while made < answers:  # as tools/bench/then.py's greedy_answers asks them
-            if game.over:
-                game = Game.new(rules, players, 1 + made)
-            decision = game.decision
-            if decision.is_chance:
-                game.apply_chance()
-                continue
-            player = decision.players[0]
-            model = functools.partial(game.determinized, player, len(game.state["history"]))
-            game.apply(agents[player].act({"you": player}, game.legal(player), model), player)
-            made += 1
-        played["answers"] += made
+        answered: list = []
+
+        def enough(_game, answered=answered) -> None:  # (`play_out` calls it after each player's answer)
+            answered.append(True)
+            if len(answered) == answers:
+                raise _Trained
+
+        with contextlib.suppress(_Trained):
+            play_out(Game.new(rules, players, 1), [GreedyAgent(31 + s) for s in range(players)], on_step=enough)
+        played["greedy_answers"] += len(answered)
         played["packs"] += 1
     return played
 
