@@ -1,11 +1,12 @@
 """What the tests of lowered code share (tests/test_runtime_speed_y_inlined_verbs.py, zw_inlined_expressions,
-zw_loop_rounds, zw_lowered_stops, zx_f_flag_reads, zi_read_expressions): a one-action pack's lowered functions dropped
+zw_loop_rounds, zw_lowered_stops, zx_f_flag_reads, zi_read_expressions, zl_lowered_runs): a one-action pack's lowered functions dropped
 so that a switch of lowering.py takes effect, a run with one switch off (the oracle: the code before its step) and on,
-what taking `act` leaves (the oracle's and the code's, compared), and the source the first `act` lowers."""
+what taking `act` leaves (the oracle's and the code's, compared: `act_once`, `act_twice`), and the source the first `act` lowers."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 
 from engine.runtime import lowering
 from engine.runtime.errors import ContentError
@@ -58,6 +59,17 @@ def act_twice(rules, players: int = 2):
     except ContentError as exc:
         error = (exc.message, exc.code, exc.code_key, exc.offset)
     return seen, error
+
+
+def act_once(rules, players: int = 2, *, work: bool = True):
+    """The state after the first player takes `act` (JSON, `steps` included) and the work left (None when not
+    `work`), or None and the error (message, code, text, offset) it raised."""
+    game = Game.new(rules, players, 0)
+    try:
+        game.apply(game.decision.options.index("act"), game.decision.players[0])
+    except ContentError as exc:
+        return None, (exc.message, exc.code, exc.code_key, exc.offset)
+    return json.dumps(game.state, sort_keys=True), game.work if work else None
 
 
 def lowered_sources(rules, monkeypatch) -> str:

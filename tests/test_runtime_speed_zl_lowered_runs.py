@@ -7,18 +7,15 @@ it); an expression of one Python expression written into the code, in a `try` th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from conftest import DECK_AND_HAND, one_action_rules, tiny_manifest, write_tree
 from lockstep import play_side_by_side
-from lowered_code import act_twice, both_ways, forget, lowered_sources, switched_off
+from lowered_code import act_once, act_twice, both_ways, forget, lowered_sources, switched_off
 
 from engine.runtime import lowering
 from engine.runtime.budget import STEP_BUDGET
-from engine.runtime.errors import ContentError
-from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
@@ -32,16 +29,6 @@ def make_rules(tmp_path, effect: str):
     text = one_action_rules(effect, goal=99, extra=CARDS)
     root = write_tree(tmp_path / "zl", {"pack.yaml": tiny_manifest("zl"), "rules.yaml": text})
     return load(root)
-
-
-def act(rules, players: int = 2):
-    """The state after `act` (JSON, `steps` included), or the error (message, code, text, offset) it raised."""
-    game = Game.new(rules, players, 0)
-    try:
-        game.apply(game.decision.options.index("act"), game.decision.players[0])
-    except ContentError as exc:
-        return None, (exc.message, exc.code, exc.code_key, exc.offset)
-    return json.dumps(game.state, sort_keys=True), game.work
 
 
 BRANCHES = (
@@ -76,9 +63,9 @@ ENDLESS = "repeat 1000000 times:\n" + "".join("    " + line + "\n" for line in B
 def test_the_budget_runs_out_at_the_same_step_as_when_each_run_tests_it(tmp_path, shift):
     rules = make_rules(tmp_path, "let x = 0\n" * shift + ENDLESS)
     with switched_off("TESTED_ONCE", rules):
-        reference = act(rules)
+        reference = act_once(rules)
     assert reference[1] is not None and f"more than {STEP_BUDGET} steps" in reference[1][0]
-    assert act(rules) == reference
+    assert act_once(rules) == reference
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,15 @@ the interpreter (every frame run step by step): the same state, `steps` included
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from lockstep import play_side_by_side
-from lowered_code import forget, lowered_sources
+from lowered_code import act_once, forget, lowered_sources
 
 from engine.runtime import lowering
 from engine.runtime.budget import STEP_BUDGET
-from engine.runtime.errors import ContentError
-from engine.runtime.game import Game
 from engine.runtime.rules import load
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
@@ -43,20 +40,10 @@ def make_rules(tmp_path, effect: str):
     return load(root)
 
 
-def act(rules, players: int = 2):
-    """The state after `act` (JSON, `steps` included), or the error (message, code, text, offset) it raised."""
-    game = Game.new(rules, players, 0)
-    try:
-        game.apply(game.decision.options.index("act"), game.decision.players[0])
-    except ContentError as exc:
-        return None, (exc.message, exc.code, exc.code_key, exc.offset)
-    return json.dumps(game.state, sort_keys=True), None
-
-
 def both_ways(rules):
     with interpreted(rules):
-        reference = act(rules)
-    return reference, act(rules)
+        reference = act_once(rules, work=False)
+    return reference, act_once(rules, work=False)
 
 
 # An outer round: the repeat's head, the for's init, 2 players x (head, 2 lets, back), the for's last head, the
