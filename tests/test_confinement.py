@@ -123,6 +123,44 @@ def test_the_cache_never_writes_into_a_folder_it_did_not_create(project, tmp_pat
     assert list(empty.iterdir()) == []
 
 
+def test_a_cache_folder_being_made_is_never_seen_unmarked(project, monkeypatch):
+    """Two lint runs at once in a fresh checkout: the second must not find the first one's folder made but not yet
+    marked as knap's, and refuse it as someone else's ("not using the folder `.knap_cache`")."""
+    folder = project / ".knap_cache"
+    seen = []
+    write_new = lint_cache._write_new
+
+    def another_run_looks(path, data, mode=0o644):  # what a second run sees at each step of the first's making
+        seen.append(lint_cache.owned(folder))
+        return write_new(path, data, mode)
+
+    monkeypatch.setattr(lint_cache, "_write_new", another_run_looks)
+    lint_cache.Cache(folder).save(project / "demo", "pack", {})
+    assert seen and False not in seen
+    assert lint_cache.owned(folder) is True and list(folder.glob("pack-*.json"))
+    assert [p.name for p in project.iterdir() if p.name.startswith(".knap_cache")] == [".knap_cache"]
+
+
+def test_a_run_that_loses_the_race_to_make_the_cache_folder_uses_the_winners(project, monkeypatch):
+    """The folder did not exist when this run looked, and another knap made it before this run could: this run's
+    making gives way (leaving nothing of its own behind) and its entry goes into the other's folder."""
+    folder = project / ".knap_cache"
+    owned = lint_cache.owned
+    looks = []
+
+    def made_meanwhile(path):
+        looks.append(path)
+        return None if len(looks) == 1 else owned(path)
+
+    monkeypatch.setattr(lint_cache, "owned", made_meanwhile)
+    cache = lint_cache.Cache(folder)  # this run's first look: nothing there yet; then the other run makes it
+    assert lint_cache._create(folder)
+    looks.clear()
+    cache.save(project / "demo", "pack", {})
+    assert owned(folder) is True and list(folder.glob("pack-*.json"))
+    assert [p.name for p in project.iterdir() if p.name.startswith(".knap_cache")] == [".knap_cache"]
+
+
 def test_a_cache_folder_of_an_older_knap_is_still_used(project, knap):
     """Before CACHEDIR.TAG, knap marked its folder with a `.gitignore` holding `*` only."""
     old = project / ".knap_cache"

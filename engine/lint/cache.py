@@ -6,7 +6,7 @@ kept outside every project, in the user's cache folder (`$XDG_CACHE_HOME/knap`, 
 use): only this user's knap can write an entry it will believe. An entry whose MAC does not verify, or
 whose content has the wrong shape, is ignored and rebuilt. Without a place for the key, there is no cache.
 
-The cache writes only into a folder it made itself: one that did not exist (knap creates it, with a
+The cache writes only into a folder it made itself: one that did not exist (knap creates it, marked in one step, with a
 `.gitignore` holding `*` and a CACHEDIR.TAG naming knap), or one an older knap made (its `.gitignore`
 holds exactly `*`). It never adds a file to anyone else's folder.
 """
@@ -18,6 +18,7 @@ import hmac
 import json
 import os
 import secrets
+import shutil
 import stat
 from dataclasses import fields
 from pathlib import Path
@@ -76,15 +77,25 @@ def _small_text(path: Path) -> str:
 
 
 def _create(folder: Path) -> bool:
-    """Make the cache folder and mark it as knap's; False when it already existed (then it is not ours)."""
+    """Make the cache folder already marked as knap's: marked under a passing name beside it, then renamed into
+    place, so that another run never finds it made but unmarked (and refuses it as someone else's). False when
+    the folder exists (then it is not ours, unless another knap has just made it: `owned` tells)."""
+    temp = folder.with_name(f".{folder.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        folder.mkdir()
+        temp.mkdir()
     except OSError:
         return False
-    for name, text in ((".gitignore", "*\n"), (TAG_NAME, TAG)):
-        _write_new(folder / name, text.encode())
-    return True
+    try:
+        for name, text in ((".gitignore", "*\n"), (TAG_NAME, TAG)):
+            _write_new(temp / name, text.encode())
+        if os.path.lexists(folder):  # (rename would replace an empty folder someone else made)
+            raise FileExistsError(folder)
+        os.rename(temp, folder)
+        return True
+    except OSError:
+        shutil.rmtree(temp, ignore_errors=True)
+        return False
 
 
 def _write_new(path: Path, data: bytes, mode: int = 0o644):
@@ -215,8 +226,8 @@ class Cache:
             return
         folder = Path(self.directory)
         try:
-            if owned(folder) is None and not _create(folder):
-                return
+            if owned(folder) is None:
+                _create(folder)  # (made by another knap meanwhile: theirs is used)
             if not owned(folder):
                 return
             target = self._path(root, part)
