@@ -250,20 +250,36 @@ def test_knap_serve_checks_its_arguments(knap):
     assert code == 2 and "--port" in err
 
 
-def test_knap_serve_listens_on_this_machine_only_by_default():
-    """`knap serve` binds 127.0.0.1 unless told otherwise, and answers there."""
+def test_knap_serve_on_a_port_in_use_says_so_in_one_line(knap):
+    """A port another program holds: a line naming it and a hint, exit 1, no traceback, no uvicorn log record."""
     import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        port = held.getsockname()[1]
+        code, out, err = knap("serve", "cro-magnon", "--port", str(port))
+    assert code == 1 and out == ""
+    assert f"cannot listen on 127.0.0.1 port {port}" in err and "--port" in err
+    assert "Traceback" not in err and "ERROR" not in err
+
+
+def test_knap_serve_listens_on_this_machine_only_by_default():
+    """`knap serve` binds 127.0.0.1 unless told otherwise, and answers there; `--port 0` takes a free port and
+    prints it."""
     import subprocess
     import sys
     import time
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "engine.commands.cli", "serve", "cro-magnon", "--port", str(port)]
+    # `--port 0`: the port is one the server holds from the start (a port found free, closed and passed on could be
+    # taken meanwhile by another test's process), read back from the address it prints
+    command = [sys.executable, "-m", "engine.commands.cli", "serve", "cro-magnon", "--port", "0"]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        printed = server.stdout.readline()
+        found = re.search(r"at http://127\.0\.0\.1:(\d+)/", printed)
+        assert found, (printed, server.stderr.read() if server.poll() is not None else "")
+        port = int(found.group(1))
+        assert port > 0
         deadline = time.monotonic() + 20
         while True:
             try:

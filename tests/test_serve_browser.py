@@ -54,11 +54,12 @@ def served(tmp_path_factory):
     edited = tmp_path_factory.mktemp("packs") / "edited"
     shutil.copytree(ROOT / "content" / "neolithibum", edited)
     app = create_app([ROOT / "content" / "cro-magnon", ROOT / "content" / "neolithibum", edited])
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    # a socket held from the start and handed to the server (one found free, closed and passed on by its number
+    # could be taken meanwhile by another test's process), as `knap serve` does
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -67,6 +68,7 @@ def served(tmp_path_factory):
     yield app, f"http://127.0.0.1:{port}", edited
     server.should_exit = True
     thread.join(10)
+    listening.close()
 
 
 @pytest.fixture(scope="module")

@@ -217,7 +217,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument("packs", nargs="*", metavar="PACK", help="pack folders or built-in pack ids")
-    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="the port to listen on (default: 8000; 0: any free one, named in the address printed)",
+    )
     serve.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only)"
     )

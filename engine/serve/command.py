@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from engine.content.pack_search import known_packs, unknown_message
 from engine.content.packs import MANIFEST, resolve_target
 from engine.safe_text import plain
 
-EXIT_CLEAN, EXIT_USAGE = 0, 2
+EXIT_CLEAN, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -35,17 +36,32 @@ def serve(args) -> int:
     if not 0 <= args.port <= 65535:
         print("knap: --port takes a number from 0 to 65535", file=sys.stderr)
         return EXIT_USAGE
-    import uvicorn
-
-    from .app import create_app
-
-    app = create_app(roots)
-    if args.host not in LOOPBACK:
+    # bound here, first, before uvicorn starts: the address printed names the port listened on (`--port 0`: a free
+    # one, which a script or a test reads back from that line), and a port in use is one line of ours, not a log
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    try:
+        listening = socket.create_server((args.host, args.port), family=family)
+    except OSError as exc:
+        why = plain(exc.strerror or str(exc))
+        print(f"knap: cannot listen on {plain(args.host)} port {args.port}: {why}", file=sys.stderr)
         print(
-            f"knap: serving on {plain(args.host)}: anyone who can reach this address can open every table",
-            file=sys.stderr,
+            "  hint: another program may hold that port; choose another with --port (0: any free one)", file=sys.stderr
         )
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"knap serve: {len(roots)} pack(s) at http://{plain(shown)}:{args.port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+        return EXIT_FAILED
+    with listening:
+        import uvicorn
+
+        from .app import create_app
+
+        app = create_app(roots)
+        if args.host not in LOOPBACK:
+            print(
+                f"knap: serving on {plain(args.host)}: anyone who can reach this address can open every table",
+                file=sys.stderr,
+            )
+        port = listening.getsockname()[1]
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"knap serve: {len(roots)} pack(s) at http://{plain(shown)}:{port}/ (Ctrl-C stops)", flush=True)
+        config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False)
+        uvicorn.Server(config).run(sockets=[listening])
     return EXIT_CLEAN
