@@ -6,9 +6,9 @@ kept outside every project, in the user's cache folder (`$XDG_CACHE_HOME/knap`, 
 use): only this user's knap can write an entry it will believe. An entry whose MAC does not verify, or
 whose content has the wrong shape, is ignored and rebuilt. Without a place for the key, there is no cache.
 
-The cache writes only into a folder it made itself: one that did not exist (knap creates it, marked in one step, with a
-`.gitignore` holding `*` and a CACHEDIR.TAG naming knap), or one an older knap made (its `.gitignore`
-holds exactly `*`). It never adds a file to anyone else's folder.
+The cache writes only into a folder it made itself: one that did not exist (knap creates it, with a
+`.gitignore` holding `*` and a CACHEDIR.TAG naming knap, in one step), or one an older knap made (its
+`.gitignore` holds exactly `*`). It never adds a file to anyone else's folder.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def _create(folder: Path) -> bool:
     """Make the cache folder already marked as knap's: marked under a passing name beside it, then renamed into
     place, so that another run never finds it made but unmarked (and refuses it as someone else's). False when
     the folder exists (then it is not ours, unless another knap has just made it: `owned` tells)."""
-    temp = folder.with_name(f".{folder.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    temp = _passing_name(folder)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         temp.mkdir()
@@ -96,6 +96,12 @@ def _create(folder: Path) -> bool:
     except OSError:
         shutil.rmtree(temp, ignore_errors=True)
         return False
+
+
+def _passing_name(path: Path) -> Path:
+    """A name beside `path` for what is made whole there, then renamed or linked into place: hidden, this
+    process's own, never another run's."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
 def _write_new(path: Path, data: bytes, mode: int = 0o644):
@@ -119,7 +125,7 @@ def key() -> bytes | None:
             return None
         path = folder / KEY_NAME
         if not os.path.lexists(path):
-            temp = folder / f".{KEY_NAME}.{os.getpid()}.{secrets.token_hex(4)}"
+            temp = _passing_name(path)
             _write_new(temp, secrets.token_bytes(KEY_BYTES), 0o600)
             try:
                 os.link(temp, path)  # two runs at once: the first key stays, both use it
@@ -231,7 +237,7 @@ class Cache:
             if not owned(folder):
                 return
             target = self._path(root, part)
-            temp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+            temp = _passing_name(target)
             _write_new(temp, FORMAT + b" " + self._mac(root, part, body) + b"\n" + body)
             os.replace(temp, target)
         except OSError:

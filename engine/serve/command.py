@@ -38,9 +38,9 @@ def serve(args) -> int:
         return EXIT_USAGE
     # bound here, first, before uvicorn starts: the address printed names the port listened on (`--port 0`: a free
     # one, which a script or a test reads back from that line), and a port in use is one line of ours, not a log
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    ipv6 = ":" in args.host
     try:
-        listening = socket.create_server((args.host, args.port), family=family)
+        listening = socket.create_server((args.host, args.port), family=socket.AF_INET6 if ipv6 else socket.AF_INET)
     except OSError as exc:
         why = plain(exc.strerror or str(exc))
         print(f"knap: cannot listen on {plain(args.host)} port {args.port}: {why}", file=sys.stderr)
@@ -60,7 +60,7 @@ def serve(args) -> int:
                 file=sys.stderr,
             )
         port = listening.getsockname()[1]
-        shown = f"[{args.host}]" if ":" in args.host else args.host
+        shown = f"[{args.host}]" if ipv6 else args.host
         print(f"knap serve: {len(roots)} pack(s) at http://{plain(shown)}:{port}/ (Ctrl-C stops)", flush=True)
         config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", access_log=False)
         uvicorn.Server(config).run(sockets=[listening])
