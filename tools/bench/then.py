@@ -52,7 +52,9 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
         "neolithibum_games_per_s": neo_games / neo_seconds,
         "neolithibum_decisions_per_s": neo_decisions / neo_seconds,
         "neolithibum_decisions_a_game": neo_decisions / neo_games,
-        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3,
+        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3
+        if greedy_decisions
+        else None,  # (0: none timed)
     }
 
 
