@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lockstep import play_side_by_side, swapped_in
+from lockstep import kept_before, play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -98,7 +98,7 @@ def _run_before(self, g, c, frame):
 
 def _resume_before(self, g, c, frame, answer):
     """ChooseSecretly.resume before: the next round always worked out, the picks read by a comprehension."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     if "own" not in wait:
         frame["wait"] = wait = verbs._one_round(wait)
     own, offers, picks = wait["own"], wait["offer"], wait["picks"]

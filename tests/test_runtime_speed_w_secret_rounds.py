@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lockstep import play_side_by_side, swapped_in
+from lockstep import kept_before, play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -131,7 +131,7 @@ def _offer_before(self, g, player, keys, picks, low, options):
 
 def _pending_before(self, g, c, frame):
     """ChooseSecretly._pending before: `_offer` called for each chooser."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     limits, picked, options = wait["limits"], wait["picks"], wait["options"]
     allowed: dict = {}
     offers: dict = {}
@@ -190,7 +190,7 @@ def _pending_before(self, g, c, frame):
 def _resume_before(self, g, c, frame, answer):
     """ChooseSecretly.resume before: `_place_answered` called for each answer, a card's name told through
     `card_label`."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     if "own" not in wait:
         frame["wait"] = wait = verbs._one_round(wait)
     own, offers, picks = wait["own"], wait["offer"], wait["picks"]
@@ -450,10 +450,27 @@ def test_the_run_oracle_runs_in_lowered_effects(monkeypatch, interpret):
     assert calls.count("before") == calls.count("now") > 10
 
 
-def test_one_pick_each_is_limited_one_list_each():
-    """Without `taking` every chooser's limits are [1, 1], each its own list (the state shares none)."""
+def test_one_pick_each_keeps_no_limits_picks_or_offers():
+    """Without `taking` (one pick each, all in one round) the wait keeps no limits, picks or offers, nor what was first
+    offered: its answers are options' places, told at once (`resume`), and an imagined game has no pick to forget."""
     game = _play_neolithibum(0)
     wait = game.state["stack"][-1]["wait"]
-    assert wait["limits"] == {p: [1, 1] for p in game.players}
-    assert len({id(limits) for limits in wait["limits"].values()}) == len(game.players)
-    assert len({id(picks) for picks in wait["picks"].values()}) == len(game.players)
+    assert set(wait) == {"players", "own", "options", "taking", "order"}
+    assert wait["taking"] is False and wait["order"] == game.state["pending"]["order"]
+
+
+@pytest.mark.parametrize("answered", [0, 1, 3])
+def test_a_save_from_before_of_one_pick_each_plays_on_the_same(answered):
+    """A game saved at a secret choice of one pick each before its wait stopped keeping limits, picks and offers (those
+    given back as they were made: lockstep.kept_before) loads and plays on to the very same end as today's, whether
+    none, some or all but one of its choosers had answered."""
+    game = _play_neolithibum(0)
+    while not (game.state["pending"]["kind"] == "secret" and len(game.state["pending"]["answers"]) == answered):
+        play_randomly(game, random.Random(len(game.history)), limit=1)
+    old = game.clone()
+    wait = kept_before(old.state["stack"][-1]["wait"])
+    assert {"limits", "picks", "offer", "first"} <= set(wait)
+    old = Game.load(game.rules, old.save())
+    for played in (game, old):
+        play_randomly(played, random.Random(7))
+    assert game.over and old.state_hash() == game.state_hash()

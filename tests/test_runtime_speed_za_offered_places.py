@@ -16,7 +16,7 @@ def test_each_chooser_is_offered_every_place_in_a_list_of_its_own(tmp_path, coun
     """The offers are `list(range(n))`'s, for a few options and for more than `_PLACES` holds; no two choosers
     share a list, and none is `_PLACES` itself (a change to an offer would change every later one)."""
     source = "[" + ", ".join(str(n) for n in range(count)) + "]"
-    *_, frame = _secret(tmp_path, source, words="")
+    *_, frame = _secret(tmp_path, source, words=' taking 1 with "Which?"')  # (one pick each keeps no offers)
     offers = frame["wait"]["offer"]
     assert offers and all(offer == list(range(count)) for offer in offers.values())
     lists = [*offers.values(), verbs._PLACES]

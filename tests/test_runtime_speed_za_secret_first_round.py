@@ -10,7 +10,7 @@ from itertools import count, filterfalse
 from pathlib import Path
 
 import pytest
-from lockstep import play_side_by_side, swapped_in
+from lockstep import as_kept_now, kept_before, play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_runtime_speed_b_secret import verb_of
 from test_secret_choice import KEEP, pack
@@ -30,7 +30,7 @@ CONTENT = Path(__file__).resolve().parents[1] / "content"
 def _pending_at_head(self, g, c, frame):
     """ChooseSecretly._pending before (the oracle): every round, the first of one pick each too, worked out
     chooser by chooser."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     limits, picked, options = wait["limits"], wait["picks"], wait["options"]
     allowed: dict[str, list[int]] = {}
     offers: dict[str, list[int]] = {}
@@ -197,7 +197,7 @@ def _run_at_head(self, g, c, frame):
 
 def _resume_at_head(self, g, c, frame, answer):
     """ChooseSecretly.resume before (the oracle): the places picked recorded, the options read from them."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     if "own" not in wait:  # a save from before `taking`: one pick each, told at once
         frame["wait"] = wait = verbs._one_round(wait)
     own, offers, picks = wait["own"], wait["offer"], wait["picks"]
@@ -324,7 +324,7 @@ def test_the_first_round_is_what_the_loop_offers(tmp_path, copies):
     left = game.work
     game.work = 10_000
     before = _pending_at_head(verb, game, c, before_frame)
-    assert now == before and now_frame == before_frame and left == game.work
+    assert now == before and now_frame == as_kept_now({"stack": [before_frame]})["stack"][0] and left == game.work
     if copies is None:  # Bread, Bread, Cheese, Plum, Fig, Fig dealt: a hand with two of a kind offers it once
         assert any(
             len(set(map(now["options"].__getitem__, a))) < len(a) or len(a) < len(frame["wait"]["own"][p])

@@ -10,7 +10,7 @@ from itertools import chain, count, filterfalse, repeat
 from pathlib import Path
 
 import pytest
-from lockstep import play_side_by_side, swapped_in
+from lockstep import kept_before, play_side_by_side, swapped_in
 from test_compiled_effects import interpreted
 from test_secret_choice import pack
 
@@ -129,7 +129,7 @@ def run_before(self, g, c, frame):
 
 def first_pending_before(self, g, c, frame):
     """ChooseSecretly._first_pending before: its dicts made by `dict(zip(...))`, kinds chooser by chooser."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     own, options = wait["own"], wait["options"]
     g.work -= sum(map(len, own.values()))  # as `_pending` charges it, one chooser after another
     if g.work < 0:
@@ -163,7 +163,7 @@ def first_pending_before(self, g, c, frame):
 
 def resume_before(self, g, c, frame, answer):
     """ChooseSecretly.resume before: the picks of one pick each told from `dict(zip(...))`."""
-    wait = frame["wait"]
+    wait = kept_before(frame["wait"])
     if "own" not in wait:  # a save from before `taking`: one pick each, told at once
         frame["wait"] = wait = _one_round(wait)
     options = wait["options"]

@@ -976,28 +976,24 @@ class ChooseSecretly(VerbStep):
             low, high = (int(x) for x in amount["between"])
         else:
             low = high = int(amount or 0)
-        choosers: dict[str, list[int]] = {}  # those with something to pick: fewer options, fewer picks
-        limits: dict[str, list[int]] = {}
-        picks: dict[str, list[int]] = {}  # each chooser's picks so far: none (one loop fills both, no comprehension)
-        if high > 0:  # (every chooser in `own` has an option)
-            choosers = own
-            if low == high == 1:  # one pick each, most often: [1, 1] each
-                for player in own:
-                    limits[player] = [1, 1]
-                    picks[player] = []
-            else:
-                for player, keys in own.items():
-                    n = len(keys)
-                    limits[player] = [min(low, n), min(high, n)]
-                    picks[player] = []
-        frame["wait"] = {
-            "players": players,
-            "own": choosers,
-            "limits": limits,
-            "picks": picks,
-            "options": options,
-            "taking": taking,
-        }
+        choosers: dict[str, list[int]] = own if high > 0 else {}  # those with something to pick (each has an option)
+        if not taking:  # one pick each, all in one round (`_first_pending`): no limits, and no picks kept (`resume`)
+            frame["wait"] = {"players": players, "own": choosers, "options": options, "taking": taking}
+        else:
+            limits: dict[str, list[int]] = {}  # fewer options, fewer picks
+            picks: dict[str, list[int]] = {}  # each chooser's picks so far: none (one loop fills both)
+            for player, keys in choosers.items():
+                n = len(keys)
+                limits[player] = [min(low, n), min(high, n)]
+                picks[player] = []
+            frame["wait"] = {
+                "players": players,
+                "own": choosers,
+                "limits": limits,
+                "picks": picks,
+                "options": options,
+                "taking": taking,
+            }
         if not choosers:
             self.bind(c, [[] if taking else None for _ in players])
             return None
@@ -1005,21 +1001,19 @@ class ChooseSecretly(VerbStep):
 
     def _first_pending(self, g, c, frame):
         """`_pending` of a choice of one pick each (no `taking`: its one round), the commonest: every chooser offered
-        every option of theirs at once (each has one: `run` keeps no chooser without), without the loop."""
+        every option of theirs at once (each has one: `run` keeps no chooser without), without the loop. Nothing is
+        kept of what each was offered (the wait's `offer` and `first` of a choice with `taking`): its one answer
+        each is an option's place in `options` (`resume`), and nothing is to be forgotten of picks (imagine.py)."""
         # (dicts and lists to Cython, as `run` makes them: slices and `get` in C, not looked up by name)
         wait: dict = frame["wait"]
         own: dict = wait["own"]
         options: list = wait["options"]
         keys: list  # each chooser's places in `options`
-        places: list = _PLACES
-        allowed: dict[str, list[int]] = {}  # (plain loops: compiled, they cost less than `dict(zip(...))` of `map`s)
-        offers: dict[str, list[int]] = {}
+        allowed: dict[str, list[int]] = {}  # (a plain loop: compiled, it costs less than `dict(zip(...))` of `map`s)
         size = 0  # every chooser's options, counted in the loop that reads them (no `sum` of a `map`)
         for player, keys in own.items():
             allowed[player] = keys[:]  # (copies, as `_pending`'s slices)
-            n = len(keys)
-            size += n
-            offers[player] = places[:n] if n <= _MANY_PLACES else list(range(n))
+            size += len(keys)
         work = g.work = g.work - size  # as `_pending` charges it, one chooser after another (nothing kept before)
         if work < 0:
             out_of_work()
@@ -1038,19 +1032,14 @@ class ChooseSecretly(VerbStep):
                 else:
                     twice = len({kinds[key] for key in keys}) < len(keys)
                 if twice:
-                    offers[player], allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))
+                    allowed[player] = _one_of_each_seen(g, player, keys, options, 0, len(keys))[1]
         prompt = self.fixed_prompt
         args: dict = self.args
         if prompt is None or self.shape is not None or args.get("showing") is not None:
-            return self._ask(g, c, wait, allowed, offers, False)
+            return self._ask(g, c, wait, allowed, None, False)
         # `_ask` without its call when its words are fixed and no option is labelled: no "done", no rounds
-        wait["offer"] = offers
-        askers: list = list(own)  # (`allowed` and `offers` name them in the same order)
+        askers: list = list(own)  # (`allowed` names them in the same order)
         wait["order"] = askers
-        first = {}
-        for player, offer in offers.items():
-            first[player] = [offer, allowed[player]]
-        wait["first"] = first
         return {
             "kind": "secret",
             "by": askers[:],  # (copies: slices in C)
@@ -1111,13 +1100,16 @@ class ChooseSecretly(VerbStep):
         return self._ask(g, c, wait, allowed, offers, done)
 
     def _ask(self, g, c, wait, allowed, offers, done):
-        """The round's pending decision: each chooser's `allowed` options (and `offers`, their places), "done" the
-        option after the others when anyone may say it."""
+        """The round's pending decision: each chooser's `allowed` options (and `offers`, their places, kept for a
+        choice with `taking`; None for one without: `_first_pending`), "done" the option after the others when
+        anyone may say it."""
         options = wait["options"] + [DONE] if done else list(wait["options"])
-        wait["offer"] = offers
+        if offers is not None:
+            wait["offer"] = offers
         askers = list(allowed)
         wait["order"] = askers
-        if "first" not in wait:  # what each could pick at first: an imagined game forgets others' picks (imagine.py)
+        if offers is not None and "first" not in wait:
+            # what each could pick at first: an imagined game forgets others' picks (imagine.py)
             # (`offers` and `allowed` name the askers in the same order: no comprehension, a frame less)
             wait["first"] = dict(
                 zip(askers, map(list, zip(offers.values(), allowed.values(), strict=True)), strict=True)
@@ -1263,17 +1255,14 @@ def _same_kind_twice(g, values: list) -> bool:
 
 def _one_round(old: dict) -> dict:
     """The wait of a secret choice saved before `taking` (`players`, `order`, `options`: each player's answer
-    a place in `options`) in today's form, with every option offered to each player who answered."""
+    a place in `options`) in today's form of one pick each, with every option offered to each player who answered."""
     every = list(range(len(old["options"])))
     return {
         "players": old["players"],
         "own": {p: every for p in old["order"]},
-        "limits": {p: [1, 1] for p in old["order"]},
-        "picks": {p: [] for p in old["order"]},
         "options": old["options"],
         "taking": False,
         "order": list(old["order"]),
-        "offer": {p: every for p in old["order"]},
     }
 
 
