@@ -19,6 +19,11 @@ _ABSENT = object()  # an attribute the owner did not hold itself (inherited, or 
 _ONE_PICK_KEPT_BEFORE = ("limits", "picks", "offer", "first")
 
 
+def _one_pick_each(wait) -> bool:
+    """Whether a frame's wait is a secret choice's of one pick each (no `taking`)."""
+    return isinstance(wait, dict) and wait.get("taking") is False and "own" in wait
+
+
 def as_kept_now(state: dict) -> dict:
     """`state` with the waits of secret choices of one pick each as the engine keeps them now (a copy, where one
     differs): the old oracles' games hold the same state but for what `_ONE_PICK_KEPT_BEFORE` names. Waits are in the
@@ -27,7 +32,7 @@ def as_kept_now(state: dict) -> dict:
     def frames_now(stack: list) -> list:
         return [
             {**frame, "wait": {k: v for k, v in wait.items() if k not in _ONE_PICK_KEPT_BEFORE}}
-            if isinstance(wait := frame.get("wait"), dict) and wait.get("taking") is False and "own" in wait
+            if _one_pick_each(wait := frame.get("wait"))
             else frame
             for frame in stack
         ]
@@ -44,7 +49,7 @@ def kept_before(wait: dict) -> dict:
     when it lacks it, as the old oracles read it: no pick yet, one each, every place offered (the first of an option
     offered twice is the one an answer names: verbs._place_answered), and once asked what was first offered (an old
     `_pending` asks a first round only of a wait without it). Returns the same dict."""
-    if wait.get("taking") is False:  # (each on its own: an old `run` made limits and picks, an old `_pending` offers)
+    if _one_pick_each(wait):  # (each on its own: an old `run` made limits and picks, an old `_pending` offers)
         own = wait["own"]
         if "limits" not in wait:
             wait["limits"] = {p: [1, 1] for p in own}

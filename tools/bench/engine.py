@@ -139,16 +139,17 @@ def against_round(args) -> dict:
         env = None
         if name == "then" and str(root) == AGAINST_SOURCE:  # this checkout's runtime run from its Python source
             root, env = ROOT, {**os.environ, PURE_PYTHON: "1"}
-        command = [sys.executable, str(Path(__file__).with_name("then.py")), str(root)]
-        command += [f"--neo-games={args.neo_games}", f"--greedy-decisions={args.greedy_decisions}"]
-        done = subprocess.run([*command, f"--clock={args.clock}"], capture_output=True, text=True, check=False, env=env)
+        command = then.command(root, args.neo_games, args.greedy_decisions, args.clock)
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
         if done.returncode != 0:
             raise SystemExit(f"engine.py: measuring {root} failed:\n{done.stderr[-2000:]}")
-        numbers[name] = json.loads(done.stdout.strip().splitlines()[-1])
-    this, then = numbers["this"], numbers["then"]
-    numbers["neolithibum_decisions_ratio"] = this["neolithibum_decisions_per_s"] / then["neolithibum_decisions_per_s"]
-    numbers["neolithibum_games_ratio"] = this["neolithibum_games_per_s"] / then["neolithibum_games_per_s"]
-    numbers["greedy_ratio"] = then["greedy_ms_a_decision"] / this["greedy_ms_a_decision"]
+        numbers[name] = then.numbers_of(done.stdout)
+    this, earlier = numbers["this"], numbers["then"]
+    numbers["neolithibum_decisions_ratio"] = (
+        this["neolithibum_decisions_per_s"] / earlier["neolithibum_decisions_per_s"]
+    )
+    numbers["neolithibum_games_ratio"] = this["neolithibum_games_per_s"] / earlier["neolithibum_games_per_s"]
+    numbers["greedy_ratio"] = earlier["greedy_ms_a_decision"] / this["greedy_ms_a_decision"]
     return numbers
 
 

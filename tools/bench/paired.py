@@ -22,7 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-THEN = Path(__file__).resolve().with_name("then.py")
+sys.path.append(str(Path(__file__).resolve().parent))  # then.py, beside it
+
+import then
 
 
 def _cores() -> list[int]:
@@ -31,8 +33,7 @@ def _cores() -> list[int]:
 
 
 def _measure(root: Path, core: int | None, neo_games: int, greedy: int) -> subprocess.Popen:
-    command = [sys.executable, str(THEN), str(root), "--neo-games", str(neo_games), "--greedy-decisions", str(greedy)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(then.command(root, neo_games, greedy), stdout=subprocess.PIPE, text=True)
     if core is not None:  # pinned as it starts up: it loads the packs and warms up before it times anything
         os.sched_setaffinity(child.pid, {core})
     return child
@@ -42,7 +43,7 @@ def _numbers(child: subprocess.Popen, root: Path) -> dict:
     out, _ = child.communicate()
     if child.returncode != 0:
         raise SystemExit(f"then.py failed on {root} (exit code {child.returncode}): is it a checkout of Knapper?")
-    return json.loads(out.strip().splitlines()[-1])
+    return then.numbers_of(out)
 
 
 def one_round(before: Path, after: Path, number: int, neo_games: int, greedy: int) -> tuple[dict, dict]:
@@ -58,19 +59,16 @@ def one_round(before: Path, after: Path, number: int, neo_games: int, greedy: in
 
 def summary(rounds: list[tuple[dict, dict]]) -> dict:
     """The ratios AFTER over BEFORE of every round (speed: above 1 is faster), their median and range."""
-    neo = [b["neolithibum_games_per_s"] / a["neolithibum_games_per_s"] for a, b in rounds]
+
+    def spread(ratios: list[float]) -> dict:
+        return {"ratios": ratios, "median": statistics.median(ratios), "low": min(ratios), "high": max(ratios)}
+
     result = {
-        "neolithibum": {"ratios": neo, "median": statistics.median(neo), "low": min(neo), "high": max(neo)},
+        "neolithibum": spread([b["neolithibum_games_per_s"] / a["neolithibum_games_per_s"] for a, b in rounds]),
         "same_games": all(a["neolithibum_decisions_a_game"] == b["neolithibum_decisions_a_game"] for a, b in rounds),
     }
-    if all(a.get("greedy_ms_a_decision") for a, _ in rounds):
-        greedy = [a["greedy_ms_a_decision"] / b["greedy_ms_a_decision"] for a, b in rounds]
-        result["greedy"] = {
-            "ratios": greedy,
-            "median": statistics.median(greedy),
-            "low": min(greedy),
-            "high": max(greedy),
-        }
+    if all(a.get("greedy_ms_a_decision") for a, _ in rounds):  # (a time a decision: the ratio of speeds is BEFORE's)
+        result["greedy"] = spread([a["greedy_ms_a_decision"] / b["greedy_ms_a_decision"] for a, b in rounds])
     return result
 
 

@@ -52,9 +52,7 @@ def measure(root: Path, neo_games: int, greedy_decisions: int, clock=time.proces
         "neolithibum_games_per_s": neo_games / neo_seconds,
         "neolithibum_decisions_per_s": neo_decisions / neo_seconds,
         "neolithibum_decisions_a_game": neo_decisions / neo_games,
-        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3
-        if greedy_decisions
-        else None,  # (0: none timed)
+        "greedy_ms_a_decision": greedy_seconds / greedy_decisions * 1e3 if greedy_decisions else None,  # (0: none)
     }
 
 
@@ -80,6 +78,18 @@ def greedy_answers(
         game.apply(agents[player].act({"you": player}, legal, model), player)
         made += 1
     return clock() - started
+
+
+def command(root: Path, neo_games: int, greedy_decisions: int, clock: str = "cpu") -> list[str]:
+    """This script measuring `root`, for a child process (engine.py --against, paired.py); `numbers_of` reads what it
+    prints."""
+    options = [f"--neo-games={neo_games}", f"--greedy-decisions={greedy_decisions}", f"--clock={clock}"]
+    return [sys.executable, str(Path(__file__).resolve()), str(root), *options]
+
+
+def numbers_of(printed: str) -> dict:
+    """The numbers a run of `command` printed (its last line)."""
+    return json.loads(printed.strip().splitlines()[-1])
 
 
 def main(argv=None) -> int:
