@@ -19,7 +19,8 @@ from .context import Ctx
 from .driver import nothing_left, start_action
 from .driver import step as driver_step
 from .errors import PYTHON_ERRORS, ContentError, GameError, at_text, values_error
-from .protocol import CHANCE, SIMULTANEOUS, allowed_for
+from .lowering import first_entry
+from .protocol import ASKED_ALWAYS, CHANCE, SIMULTANEOUS, allowed_for
 from .state import State
 from .undo import fail
 from .why import dead_end
@@ -107,16 +108,6 @@ def run_frame(g):
     if run is not None and run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
         return
     interpret(g, frame, code)
-
-
-def first_entry(code, pc: int):
-    """The lowered function that runs `code` from step `pc` (lowering.entry; None: none, the steps are
-    interpreted), worked out the first time a frame runs from there and kept in `code.entries`."""
-    entries = code.entries
-    if entries is None:
-        entries = code.entries = {}
-    run = entries[pc] = lowering.entry(code, pc)
-    return run
 
 
 def interpret(g, frame, code):
@@ -256,5 +247,5 @@ def advance(g):
             return
 
 
-_ASKED_ALWAYS = ("ask", "invite", "action")  # asked even with one possible answer
+_ASKED_ALWAYS = ASKED_ALWAYS  # asked even with one possible answer (protocol.py)
 _FORCED_EACH = ("secret", "bid")  # answered by everyone at once: a player with one possible answer gives it

@@ -27,9 +27,11 @@ import tokenize
 from . import verbs
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
 from .codegen import _EMPTY_MAPPING, _IDENTIFIER, compiled, text_keyed
+from .context import Ctx
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
 from .log_words import log_counted, log_unchanged
+from .protocol import ASKED_ALWAYS, CHANCE
 from .why import failed_step
 
 # Verbs that never wait: a hint only (no continuation is built after them); should one wait all the same,
@@ -77,6 +79,8 @@ RETURNS_NOTHING = {
         verbs.Slide,
     )
 }
+# Verbs whose `run` (as read here when this module loads) returns None or "yield" (it pushed an effect), nothing else.
+YIELDS_OR_NOTHING = {verbs.Perform: verbs.Perform.run}
 INLINING = True  # the commonest shapes of `flag`, `unflag`, `gain`, `lose` and `log` written into the code (tests: off)
 INLINED_EXPRESSIONS = True  # the plainest expressions' bodies written into the code, without their calls (tests: off)
 INLINED_READS = True  # expressions that only read, but may raise, written into the code in a `try` (tests: off)
@@ -84,6 +88,8 @@ TESTED_ONCE = True  # the budget tested once for the most steps before a loop, n
 MIRRORED_LOCALS = True  # locals this function set read from Python variables, not the frame (tests: off)
 INLINED_CALLS = True  # other expressions of one Python expression written into the code, with their errors' places
 INLINED_STOPS = True  # a verb that pushed an effect or asks a decision stops the run without `stopped` (tests: off)
+FORCED_AT_ONCE = True  # a decision with one possible answer, answered in the run that asked it (tests: off)
+PERFORMED_AT_ONCE = True  # a `perform` runs its effect from the caller's run, which goes on after it (tests: off)
 MAX_NESTING = 12  # blocks inside blocks; deeper effects stay interpreted (Python's own limit is 20)
 MAX_SOURCE_LINES = 20_000  # a bigger function stays interpreted: compiling it would cost more than it saves
 
@@ -109,6 +115,61 @@ def entry(code, pc: int):
         return lowering.function(pc, lowering.ops(code.tree) if pc == 0 else lowering.continuation(path))
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):  # Python's own limits
         return None
+
+
+def first_entry(code, pc: int):
+    """The lowered function that runs `code` from step `pc` (`entry`; None: none, the steps are interpreted), worked
+    out the first time a frame runs from there and kept in `code.entries`."""
+    entries = code.entries
+    if entries is None:
+        entries = code.entries = {}
+    run = entries[pc] = entry(code, pc)
+    return run
+
+
+def run_performed(g, frame) -> bool:
+    """A lowered effect at `frame` just pushed another (`perform`): run that one now, as `advance` would next. True
+    when it ended asking nothing and `frame` is the innermost again, at the step after the `perform`: what `advance`
+    would do next is run `frame` from there, which the lowered caller does itself, without returning to be called
+    again (PERFORMED_AT_ONCE). False when it asked, pushed another, failed (a frame restored by an undo is another
+    dict) or is left to the interpreter (no lowered function, or near the budget): `advance` goes on from there."""
+    state = g.state
+    pushed = state["stack"][-1]  # (interpreter.run_frame, without the interpreter)
+    code = g.rules.code[pushed["code"]]
+    try:
+        run = code.entries[pushed["pc"]]
+    except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
+        run = first_entry(code, pushed["pc"])
+    if run is None or not run(g, pushed, Ctx(g, pushed["env"], pushed["me"], pushed["card"])):
+        return False
+    stack = state["stack"]
+    return state["pending"] is None and len(stack) > 0 and stack[-1] is frame
+
+
+def answered_at_once(g, frame, c, verb, pending):
+    """`pending`, just asked by `verb` of a lowered effect at `frame`, when `advance` would not answer it itself at
+    once; else it is answered here as `interpreter.answer` and `resume_verb` would answer it (its one option, and the
+    attempt's path), and what the verb asks next is looked at again: None when the verb is done and the run goes on at
+    the next step, without stopping for `advance` to answer and run the frame again (FORCED_AT_ONCE). At once means:
+    one option, one player who is not chance, a kind not asked always, no answers kept, no dead end known."""
+    state = g.state
+    while (
+        len(pending["options"]) == 1
+        and len(pending["by"]) == 1
+        and not state["dead"]
+        and pending["kind"] not in ASKED_ALWAYS
+        and pending["by"][0] != CHANCE
+        and "answers" not in pending
+    ):
+        attempt = state["attempt"]
+        if attempt is not None:
+            attempt["path"].append(0)
+            attempt["counts"].append(1)
+        pending = verb.resume(g, c, frame, 0)
+        if pending is None:
+            frame["wait"] = None
+            return None
+    return pending
 
 
 def stopped(g, frame, c, code, pc: int, outcome, steps: int | None = None) -> bool:
@@ -188,6 +249,7 @@ class _Lowering:
 
     def __init__(self, code):
         self.code = code
+        self.bound = 0  # the most steps the budget test covering the step being written was made for (`_emit`)
         self.namespace = text_keyed(
             {
                 "ContentError": ContentError,
@@ -392,7 +454,10 @@ class _Lowering:
         """The lines of a verb's step: the verb's work itself for the plainest shapes of the simplest verbs
         (`_INLINED`), else a call of its `run`, whose outcome is tested unless it can only be None."""
         kind = type(verb)
-        if getattr(verb.run, "__func__", None) is not RETURNS_NOTHING.get(kind):
+        ran_function = getattr(verb.run, "__func__", None)
+        if PERFORMED_AT_ONCE and INLINED_STOPS and ran_function is YIELDS_OR_NOTHING.get(kind):
+            return self._performed(pc, verb)
+        if ran_function is not RETURNS_NOTHING.get(kind):
             run = self._bind("V", pc, verb.run)
             ran = [f"pc = {pc}", f"out = {run}(g, c, frame)"]
             if not INLINED_STOPS:
@@ -400,10 +465,19 @@ class _Lowering:
                     *ran,
                     f"if out is not None: return stopped(g, frame, c, CODE, {pc}, out, steps - {correction})",
                 ]
-            # `stopped` without its call for a verb that pushed an effect ("yield") or asks a decision, the commonest
+            # `stopped` without its call for a verb that pushed an effect ("yield") or asks a decision, the commonest;
+            # a decision `advance` would answer at once (one option...) answered here, the run going on (`FORCED_AT_ONCE`)
+            stops = "if out is not None:"
+            if FORCED_AT_ONCE:
+                asked = self._bind("W", pc, verb)
+                self.namespace["answered_at_once"] = answered_at_once
+                stops = (
+                    "if out is not None and (type(out) is not dict or len(out['options']) != 1"
+                    f" or (out := answered_at_once(g, frame, c, {asked}, out)) is not None):"
+                )
             return lambda correction: [
                 *ran,
-                "if out is not None:",
+                stops,
                 f"    state['steps'] = steps - {correction}",
                 "    if out == 'yield':",
                 f"        frame['pc'] = {pc + 1}",
@@ -419,6 +493,29 @@ class _Lowering:
         if lines is None:
             lines = [f"pc = {pc}; {self._bind('V', pc, verb.run)}(g, c, frame)"]
         return lambda correction: lines
+
+    def _performed(self, pc: int, verb):
+        """A verb that pushes an effect or does nothing (`perform`): the effect pushed is run at once
+        (interpreter.run_performed), and when it ended asking nothing this run goes on after the verb, rather than
+        stop for `advance` to run that effect and then this frame again from the next step. The rest of the run is
+        counted again, as the next step's entry would count it; first the budget is tested for the most steps the
+        run may still count (`self.bound`, the test that covers this step): when it might not cover them, the run
+        stops there all the same, and the next step's entry (or the interpreter) goes on exactly."""
+        run = self._bind("V", pc, verb.run)
+        self.namespace["performed"] = run_performed
+
+        def render(correction):
+            return [
+                f"pc = {pc}",
+                f"if {run}(g, c, frame) is not None:",
+                f"    frame['pc'] = {pc + 1}",
+                f"    state['steps'] = steps - {correction}",
+                f"    if not performed(g, frame) or (steps := state['steps']) + {self.bound} > BUDGET:",
+                "        return True",
+                f"    steps += {correction}",
+            ]
+
+        return render
 
     # What the plainest shapes of `Flag.run`, `Gain.run` and `Log.run` do, specialised on what the verb fixes when
     # it is built (a `Fixed` flag, counter, amount or text; no `on`/`at`): the same reads, changes, log entries,
@@ -495,9 +592,12 @@ class _Lowering:
         exec(compiled("\n".join(lines) + "\n", f"<lowered {self.code.key}>"), namespace)  # noqa: S102
         return namespace[f"run_from_{int(pc)}"]
 
-    def _emit(self, ops, indent: int, lines: list, depth: int, paid: bool = False, tested: bool = False, known=None):
+    def _emit(
+        self, ops, indent: int, lines: list, depth: int, paid: bool = False, tested: bool = False, known=None, bound=0
+    ):
         """`paid`: the first straight run of `ops` is counted already (a loop's round counts it with its head).
-        `tested`: the budget was tested for the most steps `ops` may count before a loop (`_most_steps`).
+        `tested`: the budget was tested for the most steps `ops` may count before a loop (`_most_steps`); `bound`:
+        the steps that test was for, which no run after it passes before the next test.
         `known`: the locals certainly in the frame here, each also in its Python variable (`_mirror`): their reads
         are that variable (`_mirrored`); the set, changed to what is known after `ops`."""
         pad = "    " * indent
@@ -519,8 +619,10 @@ class _Lowering:
                 elif not paid:
                     # total > 0 and no run: there is a branch (mypy does not tie `total` to `branch`)
                     at = run[0][1] if run else branch[1]  # type: ignore[index]
-                    self._pay(at, total, pad, lines, _most_steps(ops[start:]) if TESTED_ONCE else total)
+                    bound = _most_steps(ops[start:]) if TESTED_ONCE else total
+                    self._pay(at, total, pad, lines, bound)
                     tested = True
+                self.bound = bound
                 for k, (_, pc, render) in enumerate(run):
                     lines.extend(pad + _mirrored(line, known) for line in render(total - k - 1))
                     self._written(pc, known)
@@ -537,10 +639,10 @@ class _Lowering:
                 else:
                     tested_lines = [f"pc = {unless}", *read[0], "if v:"]
                 lines.extend(pad + _mirrored(line, known) for line in tested_lines)
-                after = self._emit(then, indent + 1, lines, depth, tested=tested, known=set(known))
+                after = self._emit(then, indent + 1, lines, depth, tested=tested, known=set(known), bound=bound)
                 if otherwise:
                     lines.append(f"{pad}else:")
-                    known = self._emit(otherwise, indent + 1, lines, depth, tested=tested, known=known)
+                    known = self._emit(otherwise, indent + 1, lines, depth, tested=tested, known=known, bound=bound)
                 known &= after
                 if _holds_loop(then) or _holds_loop(otherwise):
                     tested = False  # (the steps after a loop are not bounded: the next run tests the budget again)
@@ -588,7 +690,8 @@ class _Lowering:
         if kind != "repeat":
             lines += [f"{pad}loop{depth} = E[{slot!r}]", f"{pad}items{depth} = loop{depth}[0]"]
         lines.append(f"{pad}while True:")
-        self._pay(head, 1 + first, inner, lines, 1 + (_most_steps(body) if TESTED_ONCE else first))
+        bound = 1 + (_most_steps(body) if TESTED_ONCE else first)
+        self._pay(head, 1 + first, inner, lines, bound)
         ended = [f"{inner}    steps -= {first}"] if first else []
         lines.append(f"{inner}pc = {head}")
         if kind == "repeat":
@@ -603,7 +706,7 @@ class _Lowering:
                 f"{inner}loop{depth}[1] = i{depth} + 1",
             ]
         inside = known | {variable} if kind != "repeat" and _mirror(variable) else set(known)
-        self._emit(body, indent + 1, lines, depth + 1, paid=first > 0, tested=True, known=inside)
+        self._emit(body, indent + 1, lines, depth + 1, paid=first > 0, tested=True, known=inside, bound=bound)
         return known
 
     @staticmethod

@@ -14,6 +14,7 @@ CHANCE = "chance"  # who answers dice and oracles
 END_TURN = "end_turn"  # the turn menu's last option
 DONE = "$done"  # the option that ends a `choose ... up to` early: no action or card has this name
 SIMULTANEOUS = ("invite", "bid", "secret")  # answered by several players at once: never pruned
+ASKED_ALWAYS = ("ask", "invite", "action")  # asked even with one possible answer
 
 
 class Decision:
