@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 
 from engine.runtime import lowering
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
+from engine.runtime.session import play_randomly
 
 
 def forget(rules):
@@ -86,3 +88,13 @@ def lowered_sources(rules, monkeypatch) -> str:
     game = Game.new(rules, 2, 0)
     game.apply(game.decision.options.index("act"), game.decision.players[0])
     return "\n".join(sources)
+
+
+def every_decision(rules, seed: int, fewest: int = 3, answers: int = 400):
+    """The state (JSON, `steps` included) and work left after each answer of a seeded random game of `rules` (at
+    least `fewest` players, as the pack allows), and its final hash: a whole pack played both ways, compared."""
+    low, high = rules.players
+    game = Game.new(rules, min(max(low, fewest), high), seed)
+    seen = []
+    play_randomly(game, random.Random(seed), limit=answers, after=lambda g: seen.append((json.dumps(g.state), g.work)))
+    return seen, game.state_hash()

@@ -7,17 +7,15 @@ off): the same state, `steps` included, and the same work at every decision, and
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from lowered_code import both_ways, forget
+from lowered_code import both_ways, every_decision, forget
 
 from engine.runtime import lowering
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from engine.runtime.session import play_randomly
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").exists())
@@ -30,15 +28,7 @@ SWITCH = "INLINED_STOPS"  # off for the oracle: every stop of a lowered run thro
 def test_seeded_games_of_every_pack_stop_as_with_the_call(pack):
     """Every decision of a seeded random game: the same state (`steps` included) and work left."""
     rules = load(CONTENT / pack)
-
-    def game(rules):
-        low, high = rules.players
-        g = Game.new(rules, min(max(low, 3), high), 5)
-        seen = []
-        play_randomly(g, random.Random(5), limit=400, after=lambda g: seen.append((json.dumps(g.state), g.work)))
-        return seen, g.state_hash()
-
-    reference, inlined = both_ways(rules, SWITCH, game)
+    reference, inlined = both_ways(rules, SWITCH, lambda rules: every_decision(rules, 5))
     assert len(inlined[0]) == len(reference[0])
     for i, (a, b) in enumerate(zip(reference[0], inlined[0], strict=True)):
         assert a == b, f"{pack}: decision {i} differs"

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from lowered_code import both_ways, forget, lowered_sources
+from lowered_code import both_ways, every_decision, forget, lowered_sources
 
 from engine.runtime import interpreter
 from engine.runtime.game import Game
 from engine.runtime.rules import load
-from engine.runtime.session import play_randomly
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").exists())
@@ -49,15 +48,7 @@ def _random_answers(rules, seed: int = 3, answers: int = 40):
 def test_seeded_games_of_every_pack_play_as_when_advance_answers_the_forced_decisions(pack):
     """Every decision of a seeded random game of every pack: the same state (`steps` included) and work left."""
     rules = load(CONTENT / pack)
-    low, high = rules.players
-
-    def game(rules):
-        g = Game.new(rules, min(max(low, 2), high), 11)
-        seen = []
-        play_randomly(g, random.Random(11), limit=400, after=lambda g: seen.append((json.dumps(g.state), g.work)))
-        return seen, g.state_hash()
-
-    reference, at_once = both_ways(rules, SWITCH, game)
+    reference, at_once = both_ways(rules, SWITCH, lambda rules: every_decision(rules, 11, fewest=2))
     assert len(at_once[0]) == len(reference[0])
     for i, (a, b) in enumerate(zip(reference[0], at_once[0], strict=True)):
         assert a == b, f"{pack}: decision {i} differs"

@@ -101,13 +101,8 @@ def run_frame(g):
     its frame is at, else (no such function, or near the step budget) step by step."""
     frame = g.state["stack"][-1]
     code = g.rules.code[frame["code"]]
-    try:
-        run = code.entries[frame["pc"]]
-    except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
-        run = first_entry(code, frame["pc"])
-    if run is not None and run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
-        return
-    interpret(g, frame, code)
+    if not lowering.run_lowered(g, frame, code):
+        interpret(g, frame, code)
 
 
 def interpret(g, frame, code):

@@ -127,6 +127,16 @@ def first_entry(code, pc: int):
     return run
 
 
+def run_lowered(g, frame, code) -> bool:
+    """Run `frame` (of `code`) by its lowered function from the step it is at: True when it ran until it ended or
+    waits; False when the interpreter must run it (no such function, or a run that might pass the step budget)."""
+    try:
+        run = code.entries[frame["pc"]]
+    except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
+        run = first_entry(code, frame["pc"])
+    return run is not None and run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"]))
+
+
 def run_performed(g, frame) -> bool:
     """A lowered effect at `frame` just pushed another (`perform`): run that one now, as `advance` would next. True
     when it ended asking nothing and `frame` is the innermost again, at the step after the `perform`: what `advance`
@@ -134,13 +144,8 @@ def run_performed(g, frame) -> bool:
     again (PERFORMED_AT_ONCE). False when it asked, pushed another, failed (a frame restored by an undo is another
     dict) or is left to the interpreter (no lowered function, or near the budget): `advance` goes on from there."""
     state = g.state
-    pushed = state["stack"][-1]  # (interpreter.run_frame, without the interpreter)
-    code = g.rules.code[pushed["code"]]
-    try:
-        run = code.entries[pushed["pc"]]
-    except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
-        run = first_entry(code, pushed["pc"])
-    if run is None or not run(g, pushed, Ctx(g, pushed["env"], pushed["me"], pushed["card"])):
+    pushed = state["stack"][-1]
+    if not run_lowered(g, pushed, g.rules.code[pushed["code"]]):
         return False
     stack = state["stack"]
     return state["pending"] is None and len(stack) > 0 and stack[-1] is frame
