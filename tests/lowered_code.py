@@ -98,3 +98,11 @@ def every_decision(rules, seed: int, fewest: int = 3, answers: int = 400):
     seen = []
     play_randomly(game, random.Random(seed), limit=answers, after=lambda g: seen.append((json.dumps(g.state), g.work)))
     return seen, game.state_hash()
+
+
+def assert_same_games(reference, other, pack: str) -> None:
+    """Two `every_decision` runs of `pack` (the oracle's, the code's) equal, decision for decision, and in the end."""
+    assert len(other[0]) == len(reference[0])
+    for i, (a, b) in enumerate(zip(reference[0], other[0], strict=True)):
+        assert a == b, f"{pack}: decision {i} differs"
+    assert other[1] == reference[1]

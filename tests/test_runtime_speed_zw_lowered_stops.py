@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from lowered_code import both_ways, every_decision, forget
+from lowered_code import assert_same_games, both_ways, every_decision, forget
 
 from engine.runtime import lowering
 from engine.runtime.game import Game
@@ -29,10 +29,7 @@ def test_seeded_games_of_every_pack_stop_as_with_the_call(pack):
     """Every decision of a seeded random game: the same state (`steps` included) and work left."""
     rules = load(CONTENT / pack)
     reference, inlined = both_ways(rules, SWITCH, lambda rules: every_decision(rules, 5))
-    assert len(inlined[0]) == len(reference[0])
-    for i, (a, b) in enumerate(zip(reference[0], inlined[0], strict=True)):
-        assert a == b, f"{pack}: decision {i} differs"
-    assert inlined[1] == reference[1]
+    assert_same_games(reference, inlined, pack)
 
 
 EFFECT = """require me.vp < 2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from lowered_code import both_ways, every_decision, forget, lowered_sources
+from lowered_code import assert_same_games, both_ways, every_decision, forget, lowered_sources
 
 from engine.runtime import interpreter
 from engine.runtime.game import Game
@@ -49,10 +49,7 @@ def test_seeded_games_of_every_pack_play_as_when_advance_answers_the_forced_deci
     """Every decision of a seeded random game of every pack: the same state (`steps` included) and work left."""
     rules = load(CONTENT / pack)
     reference, at_once = both_ways(rules, SWITCH, lambda rules: every_decision(rules, 11, fewest=2))
-    assert len(at_once[0]) == len(reference[0])
-    for i, (a, b) in enumerate(zip(reference[0], at_once[0], strict=True)):
-        assert a == b, f"{pack}: decision {i} differs"
-    assert at_once[1] == reference[1]
+    assert_same_games(reference, at_once, pack)
 
 
 def test_forced_picks_in_an_action_with_dead_ends_play_as_before(tmp_path):

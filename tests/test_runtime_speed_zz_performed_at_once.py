@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
-from lowered_code import act_twice, both_ways, every_decision, forget, lowered_sources
+from lowered_code import act_twice, assert_same_games, both_ways, every_decision, forget, lowered_sources
 
 from engine.runtime import lowering
 from engine.runtime.game import Game
@@ -39,10 +39,7 @@ def test_seeded_games_of_every_pack_play_as_when_a_perform_stops_the_run(pack):
     """Every decision of a seeded random game of every pack: the same state (`steps` included) and work left."""
     rules = load(CONTENT / pack)
     reference, at_once = both_ways(rules, SWITCH, lambda rules: every_decision(rules, 7))
-    assert len(at_once[0]) == len(reference[0])
-    for i, (a, b) in enumerate(zip(reference[0], at_once[0], strict=True)):
-        assert a == b, f"{pack}: decision {i} differs"
-    assert at_once[1] == reference[1]
+    assert_same_games(reference, at_once, pack)
 
 
 HELPERS = (
