@@ -21,7 +21,7 @@ from engine.runtime import interpreter, verbs
 from engine.runtime.budget import spend
 from engine.runtime.context import Ctx
 from engine.runtime.game import Game
-from engine.runtime.protocol import CHANCE, allowed_for
+from engine.runtime.protocol import ASKED_ALWAYS, CHANCE, allowed_for
 from engine.runtime.rules import load
 from engine.runtime.session import play_randomly
 
@@ -147,7 +147,7 @@ def _advance_before(g):
                 len(pending["options"]) == 1
                 and len(by) == 1
                 and not state["dead"]
-                and pending["kind"] not in interpreter._ASKED_ALWAYS
+                and pending["kind"] not in ASKED_ALWAYS
                 and by[0] != CHANCE
             ):
                 interpreter.answer(g, by[0], 0)
@@ -162,7 +162,7 @@ def _advance_before(g):
                     continue
                 raise interpreter.GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
             kind = pending["kind"]
-            if len(live) == 1 and len(by) == 1 and kind not in interpreter._ASKED_ALWAYS and by[0] != CHANCE:
+            if len(live) == 1 and len(by) == 1 and kind not in ASKED_ALWAYS and by[0] != CHANCE:
                 interpreter.answer(g, by[0], live[0])
                 continue
             if kind in interpreter._FORCED_EACH:

@@ -75,7 +75,7 @@ def settled_alone(g, pending) -> bool:
     """`advance` stopped at `pending` (`Game.settled`) and one player is left to answer it: would it stop at once
     again? Yes unless it answers that player itself (one live option: its first two checks); the player's own
     answers were found not to be one alone when it stopped (its third), and they have not changed since."""
-    return pending["kind"] in _ASKED_ALWAYS or pending["by"][0] == CHANCE or len(g._live_now(pending)[0]) != 1
+    return pending["kind"] in ASKED_ALWAYS or pending["by"][0] == CHANCE or len(g._live_now(pending)[0]) != 1
 
 
 def resume_verb(g, frame, given):
@@ -193,7 +193,7 @@ def advance(g):
             # stops so at each other player's menu (driver._main)
             if len(pending["options"]) == 1 and len(by) == 1 and not state["dead"]:
                 kind = pending["kind"]
-                if kind not in _ASKED_ALWAYS and by[0] != CHANCE:
+                if kind not in ASKED_ALWAYS and by[0] != CHANCE:
                     answer(g, by[0], 0)
                     continue
                 if kind == "action":
@@ -208,7 +208,7 @@ def advance(g):
                     continue
                 raise GameError(f"nobody can answer: {pending.get('prompt', '')}", code="X302")
             kind = pending["kind"]
-            if len(live) == 1 and len(by) == 1 and kind not in _ASKED_ALWAYS and by[0] != CHANCE:
+            if len(live) == 1 and len(by) == 1 and kind not in ASKED_ALWAYS and by[0] != CHANCE:
                 answer(g, by[0], live[0])
                 continue
             if kind in SIMULTANEOUS:  # answered by several players at once
@@ -242,5 +242,4 @@ def advance(g):
             return
 
 
-_ASKED_ALWAYS = ASKED_ALWAYS  # asked even with one possible answer (protocol.py)
 _FORCED_EACH = ("secret", "bid")  # answered by everyone at once: a player with one possible answer gives it

@@ -278,6 +278,8 @@ class _Lowering:
                 "_EMPTY_MAPPING": _EMPTY_MAPPING,  # (a flag read written into the code: `_flag_read`)
                 "_REDO": _REDO,  # (an expression that only reads, written into a `try`: `_read`)
                 "_redo": _redo,
+                "performed": run_performed,  # (a `perform` run at once: `_performed`)
+                "answered_at_once": answered_at_once,  # (a decision with one possible answer: `_verb`)
             }
         )
 
@@ -475,7 +477,6 @@ class _Lowering:
             stops = "if out is not None:"
             if FORCED_AT_ONCE:
                 asked = self._bind("W", pc, verb)
-                self.namespace["answered_at_once"] = answered_at_once
                 stops = (
                     "if out is not None and (type(out) is not dict or len(out['options']) != 1"
                     f" or (out := answered_at_once(g, frame, c, {asked}, out)) is not None):"
@@ -501,13 +502,12 @@ class _Lowering:
 
     def _performed(self, pc: int, verb):
         """A verb that pushes an effect or does nothing (`perform`): the effect pushed is run at once
-        (interpreter.run_performed), and when it ended asking nothing this run goes on after the verb, rather than
+        (`run_performed`), and when it ended asking nothing this run goes on after the verb, rather than
         stop for `advance` to run that effect and then this frame again from the next step. The rest of the run is
         counted again, as the next step's entry would count it; first the budget is tested for the most steps the
         run may still count (`self.bound`, the test that covers this step): when it might not cover them, the run
         stops there all the same, and the next step's entry (or the interpreter) goes on exactly."""
         run = self._bind("V", pc, verb.run)
-        self.namespace["performed"] = run_performed
 
         def render(correction):
             return [
