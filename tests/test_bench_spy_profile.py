@@ -24,6 +24,11 @@ RAW = [
     "<module> (play.py:19);0x7ff80be4524a (libc.so.6) 4",
     "not a line",
 ]
+# an effect whose name holds ".h" (`action.hardest_club`) is generated code, not a C header's inlined helper
+HEADER_LIKE = [
+    "<module> (play.py:19);advance (interpreter.c:9074);run_from_1 ([lowered action.hardest_club.effect]:12) 2",
+    "<module> (play.py:19);advance (interpreter.c:9074);Py_INCREF (object.h:537) 1",
+]
 
 
 def test_each_function_counts_a_sample_once_inclusive_and_its_own_where_it_is_innermost():
@@ -35,6 +40,15 @@ def test_each_function_counts_a_sample_once_inclusive_and_its_own_where_it_is_in
     assert own["run_from_0 ([lowered action.take_piece.effect])"] == 2
     assert own["advance (interpreter)"] == 1
     assert own["<module> (play.py)"] == 4  # (a bare address is nobody's: the caller's)
+
+
+def test_an_effect_named_like_a_header_is_its_own_and_a_header_is_not():
+    total, inclusive, own = spy_profile.shares(HEADER_LIKE)
+    assert inclusive["advance (interpreter)"] == 3
+    assert total == 3
+    assert own["run_from_1 ([lowered action.hardest_club.effect])"] == 2
+    assert own["advance (interpreter)"] == 1  # (the header's helper below it: its caller's)
+    assert "Py_INCREF (object.h)" not in own
 
 
 def test_the_report_leaves_out_cpythons_machinery_and_filters_by_name():

@@ -31,7 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 _FRAME = re.compile(r"(?P<name>.*?) \((?P<file>[^()]*?)(?::\d+)?\)$")
 # frames that are CPython's or Cython's own machinery (or inlined helpers): never a sample's owner
 _MACHINERY = re.compile(r"^(?:Py|_Py|__Pyx|PyObject|0x|list_|dict_|unicode|long_|tuple)")
-_MACHINERY_FILES = (".h", "libpython", "libc.so", "ld-linux")
+# a header's inlined helpers (`object.h`) and the shared libraries: matched as a file name's end or part, never a mere
+# ".h" inside it (an effect's name such as `[lowered action.hardest_club.effect]` holds one)
+_MACHINERY_FILE = re.compile(r"(?:[.]h$|libpython|libc[.]so|ld-linux)")
 
 
 def frame_key(frame: str) -> str:
@@ -47,7 +49,7 @@ def owned(frame: str) -> bool:
     found = _FRAME.match(frame)
     if found is None or _MACHINERY.match(found["name"]):
         return False
-    return not any(part in found["file"] for part in _MACHINERY_FILES)
+    return _MACHINERY_FILE.search(found["file"]) is None
 
 
 def shares(lines) -> tuple[int, collections.Counter, collections.Counter]:
