@@ -41,7 +41,41 @@ def test_written_options_are_placed_once_as_the_long_way_placed_them(tmp_path, m
     assert frame["wait"]["options"] == options and frame["wait"]["own"] == own
     places = list(frame["wait"]["own"].values())
     assert len(set(map(id, places))) == len(places)  # each chooser's own list, as the long way made them
+    verb.written = None  # (placed when the game asked it: placed again, read once more)
     assert charged_per_chooser(game, verb, frame, monkeypatch) == [sum(gathered)]  # one read, all of it charged
+
+
+@pytest.mark.parametrize("source", WRITTEN)
+def test_written_options_are_read_at_the_first_run_alone_and_each_run_has_lists_of_its_own(
+    tmp_path, monkeypatch, source
+):
+    """Written out, the options are the same at every run: read and placed at the first (`ChooseSecretly.written`),
+    and each later run charges the same work and keeps the same options and places, in new lists of its own that
+    the verb does not hold (a change to one run's leaves the next's as they were). Fails with the options read at
+    every run."""
+    game, verb, _frame = _secret(tmp_path, source)
+    monkeypatch.setattr(verbs.ChooseSecretly, "_pending", lambda self, g, c, frame: None)
+    reads = []
+    source_of = verb.args["from"]
+    monkeypatch.setitem(verb.args, "from", lambda c: reads.append(1) or source_of(c))
+    verb.written = None
+    c = Ctx(game, {}, "P1", None)
+    waits, charged = [], []
+    for _ in range(3):
+        frame: dict = {}
+        before = game.work
+        verb.run(game, c, frame)
+        charged.append(before - game.work)
+        waits.append(frame["wait"])
+        frame["wait"]["options"].append("changed")  # (a run's own lists: the next's are not these)
+        for places in frame["wait"]["own"].values():
+            places.append(99)
+    assert len(reads) == 1
+    assert len(set(charged)) == 1
+    assert waits[1] == waits[2] and waits[1]["options"][-1] == "changed"
+    assert waits[1]["options"][:-1] == waits[0]["options"][:-1]
+    assert {p: k[:-1] for p, k in waits[2]["own"].items()} == {p: k[:-1] for p, k in waits[0]["own"].items()}
+    assert all(99 not in k[:-1] for k in waits[2]["own"].values())
 
 
 @pytest.mark.parametrize("source", ["[me, 1]", "opponents", "hand(me)", "[]", '["a", [1, 2]]'])

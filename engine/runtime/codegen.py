@@ -418,6 +418,22 @@ def _returned(before: list[str], body: str, key: str, at: int) -> str:
     )
 
 
+def constant_of(body: str) -> tuple | None:
+    """(value,) when the source `body` of an expression is one constant (a zone's or an action's name written
+    bare, `true`, a number within the bounds): the expression's every call returns it, reads nothing and
+    raises nothing, so a verb may read it once when it is built (`VerbStep.argument`); else None."""
+    try:
+        tree = ast.parse(body, mode="eval").body
+    except SyntaxError:  # pragma: no cover -- codegen's own source always parses
+        return None
+    if not isinstance(tree, ast.Constant):
+        return None
+    value = tree.value
+    if value is None or type(value) in (str, bool) or type(value) is int and -MAX_INT <= value <= MAX_INT:
+        return (value,)
+    return None
+
+
 def _always_text(source: str) -> bool:
     """Whether generated source is always a text when it has a value: a text written out, or one `%`-formatted from
     one (a zone's key made from a player, `_x_call`)."""
@@ -574,6 +590,9 @@ class ExpressionCompiler:
         if inline_body is not None:
             expression.inline_body = inline_body
             expression.inline_at = (self.key, int(node[1]))  # where its errors are placed (`_returned`)
+            value = constant_of(inline_body)
+            if value is not None:
+                expression.constant = value
         return expression
 
     def statements(self, node) -> tuple[list[str], str]:

@@ -36,6 +36,8 @@ from .places import slide
 from .protocol import DONE
 from .state import SETUP_STAGES
 
+CONSTANT_ARGUMENTS = True  # an expression that is one constant read once when its verb is built (tests: off)
+
 
 class Fixed:
     """An argument whose value is known when the verb is built: a plain name (`gain 1 vp`: the counter), a number
@@ -205,12 +207,16 @@ class VerbStep:
 
     def argument(self, key, default=None) -> tuple:
         """An argument as the hot verbs read it, bound once when the verb is built: (None, its value) when it is
-        `Fixed` or not given (`default`), else (its function, None). `value` does the same at each call."""
+        `Fixed`, an expression that is one constant (codegen `constant_of`: `to played`, `perform escape`), or not
+        given (`default`), else (its function, None). `value` does the same at each call."""
         f = self.args.get(key)
         if f is None:
             return None, default
         if type(f) is Fixed:
             return None, f.value
+        constant = getattr(f, "constant", None) if CONSTANT_ARGUMENTS else None
+        if constant is not None:
+            return None, constant[0]
         return f, None
 
     def player(self, c):
@@ -885,6 +891,8 @@ class ChooseSecretly(VerbStep):
         )
         # whether a card may be among the options: not when they are written out as texts alone (no look at them)
         self.may_hold_cards = self.of_cards and not (self.written_options and all(n[0] == "str" for n in source[2]))
+        # options written out: (each option's place, the places of the options as written), found at the first run
+        self.written: tuple[dict, list[int]] | None = None
 
     def run(self, g, c, frame):
         f = self.players_of
@@ -898,10 +906,13 @@ class ChooseSecretly(VerbStep):
         args: dict = self.args  # (a dict to Cython: `get` called in C)
         source = args.get("from")
         if self.written_options and players:  # the same options for all: places found once, charged as below
-            items = source(c)
-            positions.update(zip(filterfalse(positions.__contains__, items), count()))
-            keys = list(map(positions.__getitem__, items))
-            size = len(items)  # the first chooser finds no option before theirs, the others all of them
+            written = self.written
+            if written is None:  # written out, they are the same at every run: their places found once for all
+                items = source(c)
+                positions.update(zip(filterfalse(positions.__contains__, items), count()))
+                written = self.written = (positions, list(map(positions.__getitem__, items)))
+            positions, keys = written  # (only read: the options and each chooser's places are new lists below)
+            size = len(keys)  # the first chooser finds no option before theirs, the others all of them
             # (`spend` each, without its calls)
             work = g.work = g.work - (size + (len(players) - 1) * size * (1 + len(positions)))
             if work < 0:
