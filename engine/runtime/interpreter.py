@@ -26,6 +26,12 @@ from .undo import fail
 from .why import dead_end
 
 MAX_FRAMES = 64  # effects performing effects
+# (frame, context) of the verb `resume_verb` last finished: the run of that frame from its next step, which `advance`
+# makes next, takes the same context rather than a new one (a frame's context holds only what the frame does: its
+# locals, player and card, and a depth back to 0). One cell for the process, made once and changed in place; its
+# frame and game are compared by identity, so that another game's or frame's is never taken (switch: tests).
+RESUMED: list = [None]
+CONTEXT_KEPT = True
 
 
 def push(g, code_key: str, me, card=None, env=None):
@@ -82,8 +88,9 @@ def resume_verb(g, frame, given):
     """The verb the innermost frame waits at takes the answer; it finishes or asks again."""
     code = g.rules.code[frame["code"]]
     verb = code.steps[frame["pc"]][1]
+    c = Ctx(g, frame["env"], frame["me"], frame["card"])
     try:
-        pending = verb.resume(g, Ctx(g, frame["env"], frame["me"], frame["card"]), frame, given)
+        pending = verb.resume(g, c, frame, given)
     except ContentError as exc:
         at_text(exc, code.key, code.offsets[frame["pc"]])
         raise
@@ -92,6 +99,8 @@ def resume_verb(g, frame, given):
     if pending is None:
         frame["wait"] = None
         frame["pc"] += 1
+        if CONTEXT_KEPT:
+            RESUMED[0] = (frame, c)
     else:
         g.state["pending"] = pending
 
@@ -234,7 +243,13 @@ def advance(g):
                 run = code.entries[frame["pc"]]
             except (KeyError, TypeError):  # never run from this step yet (no entries at all: None)
                 run = first_entry(code, frame["pc"])
-            if run is None or not run(g, frame, Ctx(g, frame["env"], frame["me"], frame["card"])):
+            kept = RESUMED[0]  # the context `resume_verb` just gave this frame's verb, if it was this frame's
+            if kept is not None and kept[0] is frame and kept[1].g is g:
+                RESUMED[0] = None
+                c = kept[1]
+            else:
+                c = Ctx(g, frame["env"], frame["me"], frame["card"])
+            if run is None or not run(g, frame, c):
                 interpret(g, frame, code)
             continue
         driver_step(g)
