@@ -380,6 +380,10 @@ class _SeenThen:
     def sees_back(self, card, player) -> bool:
         return (player is not None and self.can_see(card, player)) or card in self._backs
 
+    def seen_by_everyone(self, card) -> bool:
+        everyone = (1 << len(self._bits)) - 1
+        return self._sight[card] & everyone == everyone
+
     def back_words(self, card, player) -> str:
         return type(self._game).back_words(self, card, player)
 

@@ -28,7 +28,7 @@ from .layout import (
     zone_def_of,
     zone_layout,
 )
-from .log_words import card_text, lines_for
+from .log_words import card_text, lines_for, seen_by
 from .places import capacity_of, check_capacity
 from .state import SETUP_STAGES, card_counter_max, plain_copy
 
@@ -464,14 +464,21 @@ class Table:
     def public_label(self, values, cards: bool) -> str:
         if not cards:
             return self.label(values)
-        return ", ".join(
-            self.label(x)
-            if not isinstance(x, int) or isinstance(x, bool)
-            else self.card_label(x, None)
-            if all(self.can_see(x, p) for p in self.state["players"])
-            else "a card" + self.back_words(x, None)
-            for x in values
-        )
+        words = []  # (a plain loop: compiled, a generator of a generator cost a closure and two calls a card)
+        for x in values:
+            if not isinstance(x, int) or isinstance(x, bool):
+                words.append(self.label(x))
+            elif self.seen_by_everyone(x):  # a card every seat sees is named
+                words.append(self.card_label(x, None))
+            else:
+                words.append("a card" + self.back_words(x, None))
+        return ", ".join(words)
+
+    def seen_by_everyone(self, card: int) -> bool:
+        """Whether every seat sees `card` now: `can_see` for each seat at once (`seen_by`'s mask of them all). A log
+        line worded later asks it of the seats' sight kept when the line was made (log_words._SeenThen)."""
+        everyone = (1 << len(self.state["players"])) - 1
+        return seen_by(self, card) & everyone == everyone
 
     def card_label(self, card, player) -> str:
         if card is None:
