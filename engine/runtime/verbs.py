@@ -207,7 +207,7 @@ class VerbStep:
 
     def argument(self, key, default=None) -> tuple:
         """An argument as the hot verbs read it, bound once when the verb is built: (None, its value) when it is
-        `Fixed`, an expression that is one constant (codegen `constant_of`: `to played`, `perform escape`), or not
+        `Fixed`, an expression that is one constant (codegen `constant_of`: `move X to ZONE`, `perform ACTION`), or not
         given (`default`), else (its function, None). `value` does the same at each call."""
         f = self.args.get(key)
         if f is None:
@@ -881,7 +881,7 @@ class ChooseSecretly(VerbStep):
         if type(asked) is Fixed:
             self.fixed_prompt = asked.value or self.plain
         source = raw.get("from")
-        # options written out as plain texts and numbers (`from ["object", "let it lie"]`): every chooser's the
+        # options written out as plain texts and numbers (`from ["yes", "no", 3]`): every chooser's the
         # same, gathered once
         self.written_options = (
             source is not None
