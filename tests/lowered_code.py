@@ -23,16 +23,17 @@ def forget(rules):
 
 
 @contextlib.contextmanager
-def switched_off(switch: str, rules=None):
-    """lowering.py's `switch` (`INLINING`, `INLINED_EXPRESSIONS`...) off inside: the code before its step. `rules`'
-    lowered functions are dropped on the way in and out, so that each run lowers its effects as the switch says."""
+def switched_off(switch: str, rules=None, module=lowering):
+    """`module`'s `switch` (lowering.py's `INLINING`, `INLINED_EXPRESSIONS`...; verbs.py's, interpreter.py's) off
+    inside: the code before its step. `rules`' lowered functions are dropped on the way in and out, so that each run
+    lowers its effects as the switch says."""
     if rules is not None:
         forget(rules)
-    setattr(lowering, switch, False)
+    setattr(module, switch, False)
     try:
         yield
     finally:
-        setattr(lowering, switch, True)
+        setattr(module, switch, True)
         if rules is not None:
             forget(rules)
 

@@ -5,11 +5,10 @@ every shipped pack plays the same games both ways, state and work equal at every
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
-from lowered_code import assert_same_games, every_decision
+from lowered_code import assert_same_games, every_decision, switched_off
 
 from engine.runtime import codegen, verbs
 from engine.runtime.rules import load
@@ -18,14 +17,9 @@ CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").exists())
 
 
-@contextlib.contextmanager
 def constants_called():
     """`VerbStep.argument` as before its step: every expression an argument's function, called at each run."""
-    verbs.CONSTANT_ARGUMENTS = False
-    try:
-        yield
-    finally:
-        verbs.CONSTANT_ARGUMENTS = True
+    return switched_off("CONSTANT_ARGUMENTS", module=verbs)
 
 
 def _verbs(rules, key: str, kind):

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from lowered_code import assert_same_games, every_decision
+from lowered_code import assert_same_games, every_decision, switched_off
 
 from engine.runtime import interpreter
 from engine.runtime.context import Ctx
@@ -25,12 +25,9 @@ PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").exists())
 
 @contextlib.contextmanager
 def contexts_made_anew():
-    interpreter.CONTEXT_KEPT = False
-    interpreter.RESUMED[0] = None
-    try:
+    interpreter.RESUMED[0] = None  # (none kept from before, for a run to take)
+    with switched_off("CONTEXT_KEPT", module=interpreter):
         yield
-    finally:
-        interpreter.CONTEXT_KEPT = True
 
 
 def _contexts_made(monkeypatch, rules, seed: int = 1) -> int:

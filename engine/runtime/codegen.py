@@ -418,10 +418,14 @@ def _returned(before: list[str], body: str, key: str, at: int) -> str:
     )
 
 
+@functools.lru_cache(maxsize=4096)  # (a pack's bodies are the same at every load: looked at once)
 def constant_of(body: str) -> tuple | None:
     """(value,) when the source `body` of an expression is one constant (a zone's or an action's name written
     bare, `true`, a number within the bounds): the expression's every call returns it, reads nothing and
-    raises nothing, so a verb may read it once when it is built (`VerbStep.argument`); else None."""
+    raises nothing, so a verb may read it once when it is built (`VerbStep.argument`); else None. Only a body that
+    starts as a constant does (a text, a number, a yes or no, nothing) is parsed."""
+    if not (body[:1] in ("'", '"') or body.isdigit() or body in ("True", "False", "None")):
+        return None
     try:
         tree = ast.parse(body, mode="eval").body
     except SyntaxError:  # pragma: no cover -- codegen's own source always parses
