@@ -89,10 +89,10 @@ def test_an_edit_to_a_checkout_while_it_is_counted_voids_the_count(bench, tmp_pa
     code = root / "engine" / "step.py"
     code.write_text("x = 1\n")
     monkeypatch.setattr(bench.subprocess, "run", lambda *args, **kwargs: None)  # the warm-up child
-    monkeypatch.setattr(bench, "count", lambda *run: 0)
+    monkeypatch.setattr(bench, "count", lambda *run, cache=False: 0)
     assert bench.measure([root], ["cro-magnon"], 1) == {(str(root), "cro-magnon"): 0}  # untouched: counted
 
-    def count_while_editing(*run):
+    def count_while_editing(*run, cache=False):
         code.write_text("x = 22\n")  # an edit in the middle of the counts
         return 0
 
@@ -103,3 +103,48 @@ def test_an_edit_to_a_checkout_while_it_is_counted_voids_the_count(bench, tmp_pa
     monkeypatch.setattr(bench, "ROOT", root)
     assert bench.main(["--packs", "cro-magnon"]) == 1
     assert "counts are void" in capsys.readouterr().err
+
+
+def test_cachegrinds_instructions_and_misses_are_read_from_its_summary(bench):
+    """`--cache` reads cachegrind's summary at exit (the numbers with thousands' commas), the last of each line."""
+    output = (
+        "==9== Cachegrind, a cache and branch-prediction profiler\n"
+        "==9== I   refs:      4,203,826,578\n==9== I1  misses:       14,696,598\n"
+        "==9== LLi misses:           44,997\n==9== I1  miss rate:          0.35%\n"
+        "==9== D   refs:      1,952,673,774  (1,301,594,856 rd   + 651,078,918 wr)\n"
+        "==9== D1  misses:       30,345,927  (   25,467,786 rd   +   4,878,141 wr)\n"
+    )
+    assert bench.simulated(output) == {"instructions": 4_203_826_578, "i1_misses": 14_696_598, "d1_misses": 30_345_927}
+    with pytest.raises(RuntimeError, match="no i1 misses count"):
+        bench.simulated("==9== I   refs:      12\n")
+
+
+def test_the_cache_table_gives_each_count_a_thousand_instructions_and_its_change(bench):
+    """Play alone is the played run less the dealt one, count by count; the table gives misses a thousand
+    instructions, so that two checkouts running different numbers of instructions compare."""
+    played = {"instructions": 3_000_000, "i1_misses": 40_000, "d1_misses": 10_000}
+    dealt = {"instructions": 1_000_000, "i1_misses": 10_000, "d1_misses": 5_000}
+    alone = bench._less(played, dealt)
+    assert alone == {"instructions": 2_000_000, "i1_misses": 30_000, "d1_misses": 5_000}
+    assert bench._less(5, 3) == 2
+    newer = {"instructions": 1_000_000, "i1_misses": 30_000, "d1_misses": 2_500}
+    results = {("old", "neolithibum"): alone, ("new", "neolithibum"): newer}
+    lines = bench.cache_table(results, [Path("old"), Path("new")], ["neolithibum"]).splitlines()
+    assert lines[0] == "| workload | count | old | new | change |"
+    assert lines[2] == "| neolithibum | instructions | 2.0 M | 1.0 M | -50.00 % |"
+    assert lines[3] == "| neolithibum | I1 misses | 0.03 M (15.0/k) | 0.03 M (30.0/k) | +0.00 % |"
+    assert lines[4] == "| neolithibum | D1 misses | 0.01 M (2.5/k) | 0.00 M (2.5/k) | -50.00 % |"
+
+
+def test_a_checkout_from_before_packs_were_named_by_target_is_measured_by_its_folder(bench, monkeypatch):
+    """9c282aa, issue 16's baseline, has no `engine.content.packs` nor `agents.make`: its packs are loaded by folder and
+    its greedy bot made by its class, as then.py does."""
+    from engine.content import packs
+    from engine.runtime import agents
+
+    monkeypatch.delattr(agents, "make")
+    monkeypatch.delattr(packs, "resolve_target")  # (importing it by name then raises ImportError)
+    monkeypatch.setitem(bench.WORKLOADS, "tiny", ("cro-magnon", 2, 1, 0, 0))
+    monkeypatch.setitem(bench.WORKLOADS, "tiny greedy", ("cro-magnon", 2, 1, 0, 2))
+    assert bench.play(REPO, "tiny", load_only=False) > 0
+    assert bench.play(REPO, "tiny greedy", load_only=False) == 2

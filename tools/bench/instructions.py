@@ -5,6 +5,7 @@ Python calls or bytecodes it includes the work done in C (a `marshal` round trip
     python tools/bench/instructions.py                          # this checkout, every pack below
     python tools/bench/instructions.py --rev HEAD~3             # and HEAD~3, side by side, with the change
     python tools/bench/instructions.py --against ../old --packs cro-magnon,greedy
+    python tools/bench/instructions.py --against ../old --packs neolithibum --cache   # and cache misses
 
 Each number is the play alone, in a steady state: one run loads the pack, plays `--warm` games (so that code compiled
 on first use is compiled), then plays the measured games; a second run does the same but deals the measured games
@@ -15,10 +16,17 @@ with this file's driver, importing the engine of the checkout measured; `PYTHONH
 written once before counting: a checkout whose engine or packs change while it is counted gets no numbers (its
 children would count compiling the edit as play), so copy a checkout you go on editing and measure the copy.
 
-Needs valgrind (`valgrind --tool=callgrind`). A run of every pack takes several minutes a checkout; `--jobs` runs
-that many counts at once (the counts do not depend on it). The counts are not exact from run to run: the same
-checkout gave Cro-Magnon 482.3 M and 483.6 M (one process's total moves by about 0.25 M, with or without address
-randomisation), so a change under about 0.3 % of Cro-Magnon's count wants repeated runs.
+`--cache` counts with cachegrind's cache simulation instead (some times slower): each workload's instructions, and
+how often they missed the first-level instruction cache and data cache, a thousand instructions. Time follows the
+misses as well as the instructions: the compiled runtime runs 5.4x fewer instructions than 9c282aa in Neolithibum
+but misses the instruction cache as often (tools/bench/README.md): a change's saving in instructions may not show in
+time, and the misses tell whether its code ran out of the caches. The simulated caches take this machine's sizes:
+compare counts made on one machine.
+
+Needs valgrind (its callgrind, or cachegrind for `--cache`). A run of every pack takes several minutes a checkout;
+`--jobs` runs that many counts at once (the counts do not depend on it). The counts are not exact from run to run:
+the same checkout gave Cro-Magnon 482.3 M and 483.6 M (one process's total moves by about 0.25 M, with or without
+address randomisation), so a change under about 0.3 % of Cro-Magnon's count wants repeated runs.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 # name: (pack folder, players, measured seeds, warm-up games, greedy answers a game: 0 plays random)
@@ -45,6 +54,13 @@ WORKLOADS = {
     "greedy": ("cro-magnon", 2, 2, 1, 40),  # GreedyAgent at every seat, as tools/bench/engine.py asks it
 }
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+# cachegrind's summary lines at exit: "==7== I   refs:      4,203,826,578", "==7== I1  misses:  14,696,598",
+# "==7== D1  misses:  30,345,927  (25,467,786 rd + 4,878,141 wr)"
+_SIMULATED = {
+    "instructions": re.compile(r"I\s+refs:\s*([\d,]+)"),
+    "i1_misses": re.compile(r"I1\s+misses:\s*([\d,]+)"),
+    "d1_misses": re.compile(r"D1\s+misses:\s*([\d,]+)"),
+}
 
 
 def play(root: Path, workload: str, load_only: bool) -> int:
@@ -54,7 +70,6 @@ def play(root: Path, workload: str, load_only: bool) -> int:
     import functools
     import random
 
-    from engine.content.packs import resolve_target
     from engine.runtime import agents
     from engine.runtime import rules as rules_module
     from engine.runtime.game import Game
@@ -66,7 +81,12 @@ def play(root: Path, workload: str, load_only: bool) -> int:
         bulk_play = contextlib.nullcontext
 
     folder, players, seeds, warm, greedy = WORKLOADS[workload]
-    rules = rules_module.load(resolve_target(str(root / "content" / folder)))
+    try:  # (a checkout from before packs were named by target, such as 9c282aa, issue 16's baseline: the folder)
+        from engine.content.packs import resolve_target
+    except ImportError:
+        rules = rules_module.load(root / "content" / folder)
+    else:
+        rules = rules_module.load(resolve_target(str(root / "content" / folder)))
     for seed in range(1000, 1000 + warm):
         play_randomly(Game.new(rules, players, seed), random.Random(seed))
     decisions = 0
@@ -78,7 +98,7 @@ def play(root: Path, workload: str, load_only: bool) -> int:
             if not greedy:
                 decisions += play_randomly(game, random.Random(seed))
                 continue
-            bots = {p: agents.make("greedy", seed * 31 + i) for i, p in enumerate(game.state["players"])}
+            bots = {p: agents.GreedyAgent(seed * 31 + i) for i, p in enumerate(game.state["players"])}
             answered = 0
             while not game.over and answered < greedy:
                 decision = game.decision
@@ -102,14 +122,26 @@ def collected(output: str) -> int:
     return int(found[-1])
 
 
-def count(root: Path, workload: str, load_only: bool) -> int:
-    """Instructions of one child run under callgrind."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
-    command += ["--child", str(root), workload] + (["--load-only"] if load_only else [])
+def simulated(output: str) -> dict[str, int]:
+    """Instructions and first-level cache misses from cachegrind's summary at exit (its last, the process's own)."""
+    found = {name: pattern.findall(output) for name, pattern in _SIMULATED.items()}
+    missing = [name for name, values in found.items() if not values]
+    if missing:
+        raise RuntimeError(f"cachegrind printed no {missing[0].replace('_', ' ')} count:\n" + output[-2000:])
+    return {name: int(values[-1].replace(",", "")) for name, values in found.items()}
+
+
+def count(root: Path, workload: str, load_only: bool, cache: bool = False) -> int | dict[str, int]:
+    """Instructions of one child run under callgrind; with `cache`, under cachegrind: its instructions and misses."""
+    if cache:
+        tool = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=/dev/null"]
+    else:
+        tool = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command = [*tool, sys.executable, __file__, "--child", str(root), workload] + (["--load-only"] if load_only else [])
     done = subprocess.run(command, capture_output=True, text=True, env=_child_env(), check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-    return collected(done.stderr)
+    return simulated(done.stderr) if cache else collected(done.stderr)
 
 
 def _child_env() -> dict:
@@ -145,8 +177,9 @@ def check_unchanged(root: Path, before: dict[str, tuple[int, int]]):
         )
 
 
-def measure(roots: list[Path], workloads: list[str], jobs: int) -> dict[tuple[str, str], int]:
-    """(checkout, workload) -> instructions of the play alone (the run that plays less the run that only deals).
+def measure(roots: list[Path], workloads: list[str], jobs: int, cache: bool = False) -> dict[tuple[str, str], Any]:
+    """(checkout, workload) -> instructions of the play alone (the run that plays less the run that only deals); with
+    `cache`, a dict of the instructions and the misses of play alone (`simulated`'s names).
     Raises EditedWhileCounted if a checkout's code changes from the first compile to the last count."""
     stamps = {root: code_stamps(root) for root in roots}
     for root in roots:  # bytecode written, and every workload seen to run, before anything is counted
@@ -154,14 +187,21 @@ def measure(roots: list[Path], workloads: list[str], jobs: int) -> dict[tuple[st
             subprocess.run([sys.executable, __file__, "--child", str(root), workload], env=_child_env(), check=True)
     runs = [(root, workload, load_only) for root in roots for workload in workloads for load_only in (False, True)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        counted = dict(zip(runs, pool.map(lambda run: count(*run), runs), strict=True))
+        counted = dict(zip(runs, pool.map(lambda run: count(*run, cache=cache), runs), strict=True))
     for root in roots:
         check_unchanged(root, stamps[root])
     return {
-        (str(root), workload): counted[root, workload, False] - counted[root, workload, True]
+        (str(root), workload): _less(counted[root, workload, False], counted[root, workload, True])
         for root in roots
         for workload in workloads
     }
+
+
+def _less(played, dealt):
+    """What playing cost: the played run's count less the dealt one's (each count, for cachegrind's several)."""
+    if isinstance(played, dict):
+        return {name: played[name] - dealt[name] for name in played}
+    return played - dealt
 
 
 def change(before: int, after: int) -> str:
@@ -179,6 +219,31 @@ def table(results: dict, roots: list[Path], workloads: list[str]) -> str:
         cells = [f"{n / 1e6:,.1f} M" for n in numbers] + ([change(*numbers)] if len(numbers) == 2 else [])
         lines.append("| " + " | ".join([workload, *cells]) + " |")
     return "\n".join(lines)
+
+
+def cache_table(results: dict, roots: list[Path], workloads: list[str]) -> str:
+    """`table` for counts made with `--cache`: per workload and checkout, the instructions, and the misses of each
+    first-level cache a thousand instructions; the change of each count between two checkouts."""
+    names = [str(root) for root in roots]
+    head = ["workload", "count", *names] + (["change"] if len(names) == 2 else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for workload in workloads:
+        counts = [results[name, workload] for name in names]
+        rows = [
+            ("instructions", [f"{c['instructions'] / 1e6:,.1f} M" for c in counts], "instructions"),
+            ("I1 misses", [_misses(c, "i1_misses") for c in counts], "i1_misses"),
+            ("D1 misses", [_misses(c, "d1_misses") for c in counts], "d1_misses"),
+        ]
+        for label, cells, key in rows:
+            changed = [change(counts[0][key], counts[1][key])] if len(counts) == 2 else []
+            lines.append("| " + " | ".join([workload, label, *cells, *changed]) + " |")
+    return "\n".join(lines)
+
+
+def _misses(counts: dict[str, int], key: str) -> str:
+    """A count of misses, in millions and a thousand instructions."""
+    per = counts[key] / counts["instructions"] * 1000 if counts["instructions"] else 0.0
+    return f"{counts[key] / 1e6:,.2f} M ({per:.1f}/k)"
 
 
 def _baseline_folder(root: Path) -> Path:
@@ -200,6 +265,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rev", help="a git revision of this checkout, measured as the baseline")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="counts run at once")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--cache", action="store_true", help="count cache misses too (cachegrind; slower)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("workload", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--load-only", action="store_true", help=argparse.SUPPRESS)
@@ -221,7 +287,7 @@ def main(argv=None) -> int:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(made), args.rev], check=True)
     roots = [baseline.resolve(), ROOT] if baseline else [ROOT]
     try:
-        results = measure(roots, workloads, max(1, args.jobs))
+        results = measure(roots, workloads, max(1, args.jobs), cache=args.cache)
     except EditedWhileCounted as edited:
         print(f"instructions.py: {edited}", file=sys.stderr)
         return 1
@@ -229,8 +295,12 @@ def main(argv=None) -> int:
         if made is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(made)], check=False)
             shutil.rmtree(made.parent if made.parent.name.startswith("knap-rev-") else made, ignore_errors=True)
-    print("instructions of play alone (callgrind; the first column is the baseline):")
-    print(table(results, roots, workloads))
+    if args.cache:
+        print("instructions and first-level cache misses of play alone (cachegrind; the first column is the baseline):")
+        print(cache_table(results, roots, workloads))
+    else:
+        print("instructions of play alone (callgrind; the first column is the baseline):")
+        print(table(results, roots, workloads))
     if args.json:
         args.json.write_text(
             json.dumps({f"{root} {w}": n for (root, w), n in results.items()}, indent=2) + "\n", encoding="utf-8"
