@@ -17,10 +17,10 @@ written once before counting: a checkout whose engine or packs change while it i
 children would count compiling the edit as play), so copy a checkout you go on editing and measure the copy.
 
 `--cache` counts with cachegrind's cache simulation instead (some times slower): each workload's instructions, and
-how often they missed the first-level instruction cache and data cache, a thousand instructions. Time follows the
-misses as well as the instructions: the compiled runtime runs 5.4x fewer instructions than 9c282aa in Neolithibum
-but misses the instruction cache as often (tools/bench/README.md): a change's saving in instructions may not show in
-time, and the misses tell whether its code ran out of the caches. The simulated caches take this machine's sizes:
+how often they missed the first-level instruction cache and data cache, a thousand instructions. Time does not
+follow the instructions alone: the compiled runtime runs 5.4x fewer instructions than 9c282aa in Neolithibum, plays
+4.3-4.75x as fast, and misses the instruction cache as often (tools/bench/README.md); the misses tell whether a
+change's code ran out of the caches. The simulated caches take this machine's sizes:
 compare counts made on one machine.
 
 Needs valgrind (its callgrind, or cachegrind for `--cache`). A run of every pack takes several minutes a checkout;
