@@ -422,8 +422,8 @@ def _returned(before: list[str], body: str, key: str, at: int) -> str:
 def constant_of(body: str) -> tuple | None:
     """(value,) when the source `body` of an expression is one constant (a zone's or an action's name written
     bare, `true`, a number within the bounds): the expression's every call returns it, reads nothing and
-    raises nothing, so a verb may read it once when it is built (`VerbStep.argument`); else None. Only a body that
-    starts as a constant does (a text, a number, a yes or no, nothing) is parsed."""
+    raises nothing, so a verb may read it once when it is built (`VerbStep.argument`); else None. A body is parsed only
+    when it starts as a constant would (a quote, digits, a yes or no, nothing)."""
     if not (body[:1] in ("'", '"') or body.isdigit() or body in ("True", "False", "None")):
         return None
     try:

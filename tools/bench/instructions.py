@@ -18,10 +18,8 @@ children would count compiling the edit as play), so copy a checkout you go on e
 
 `--cache` counts with cachegrind's cache simulation instead (some times slower): each workload's instructions, and
 how often they missed the first-level instruction cache and data cache, a thousand instructions. Time does not
-follow the instructions alone: the compiled runtime runs 5.4x fewer instructions than 9c282aa in Neolithibum, plays
-4.3-4.75x as fast, and misses the instruction cache as often (tools/bench/README.md); the misses tell whether a
-change's code ran out of the caches. The simulated caches take this machine's sizes:
-compare counts made on one machine.
+follow the instructions alone (tools/bench/README.md, on this file): the misses tell whether a change's code ran out
+of the caches. The simulated caches take this machine's sizes: compare counts made on one machine.
 
 Needs valgrind (its callgrind, or cachegrind for `--cache`). A run of every pack takes several minutes a checkout;
 `--jobs` runs that many counts at once (the counts do not depend on it). The counts are not exact from run to run:
@@ -212,38 +210,49 @@ def change(before: int, after: int) -> str:
 def table(results: dict, roots: list[Path], workloads: list[str]) -> str:
     """A markdown table: a row per workload, a column per checkout (the first is the baseline) and the change."""
     names = [str(root) for root in roots]
-    head = ["workload", *names] + (["change"] if len(names) == 2 else [])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for workload in workloads:
         numbers = [results[name, workload] for name in names]
-        cells = [f"{n / 1e6:,.1f} M" for n in numbers] + ([change(*numbers)] if len(numbers) == 2 else [])
-        lines.append("| " + " | ".join([workload, *cells]) + " |")
-    return "\n".join(lines)
+        rows.append([workload, *(f"{n / 1e6:,.1f} M" for n in numbers), *_change_of(numbers)])
+    return _markdown(["workload", *names, *_change_of(names, "change")], rows)
+
+
+# a count made with `--cache` (`simulated`'s names) and its words in `cache_table`
+_CACHE_ROWS = (("instructions", "instructions"), ("i1_misses", "I1 misses"), ("d1_misses", "D1 misses"))
 
 
 def cache_table(results: dict, roots: list[Path], workloads: list[str]) -> str:
-    """`table` for counts made with `--cache`: per workload and checkout, the instructions, and the misses of each
-    first-level cache a thousand instructions; the change of each count between two checkouts."""
+    """`table` for counts made with `--cache`: a row per workload and count, the misses of each first-level cache also
+    a thousand instructions, so that checkouts running different numbers of instructions compare."""
     names = [str(root) for root in roots]
-    head = ["workload", "count", *names] + (["change"] if len(names) == 2 else [])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for workload in workloads:
         counts = [results[name, workload] for name in names]
-        rows = [
-            ("instructions", [f"{c['instructions'] / 1e6:,.1f} M" for c in counts], "instructions"),
-            ("I1 misses", [_misses(c, "i1_misses") for c in counts], "i1_misses"),
-            ("D1 misses", [_misses(c, "d1_misses") for c in counts], "d1_misses"),
-        ]
-        for label, cells, key in rows:
-            changed = [change(counts[0][key], counts[1][key])] if len(counts) == 2 else []
-            lines.append("| " + " | ".join([workload, label, *cells, *changed]) + " |")
-    return "\n".join(lines)
+        for key, label in _CACHE_ROWS:
+            cells = [_cache_cell(c, key) for c in counts]
+            rows.append([workload, label, *cells, *_change_of([c[key] for c in counts])])
+    return _markdown(["workload", "count", *names, *_change_of(names, "change")], rows)
 
 
-def _misses(counts: dict[str, int], key: str) -> str:
-    """A count of misses, in millions and a thousand instructions."""
+def _cache_cell(counts: dict[str, int], key: str) -> str:
+    """One count of a `--cache` run, in millions; a count of misses also a thousand instructions."""
+    if key == "instructions":
+        return f"{counts[key] / 1e6:,.1f} M"
     per = counts[key] / counts["instructions"] * 1000 if counts["instructions"] else 0.0
     return f"{counts[key] / 1e6:,.2f} M ({per:.1f}/k)"
+
+
+def _change_of(numbers: list, heading: str | None = None) -> list[str]:
+    """The change column's cell (or its `heading`) when two checkouts are compared; nothing for one."""
+    if len(numbers) != 2:
+        return []
+    return [heading if heading is not None else change(*numbers)]
+
+
+def _markdown(head: list[str], rows: list[list[str]]) -> str:
+    """A markdown table of `rows` under `head`."""
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in rows])
 
 
 def _baseline_folder(root: Path) -> Path:
