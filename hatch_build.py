@@ -10,6 +10,11 @@ compiled again knowing which branches are taken and which code is hot: hot paths
 moved out of their way. The games are seeded, as any other. When the training cannot run, the build says so, compiles
 without it and records why (`BUILT_WITH`); `KNAPPER_NO_TRAINING` set skips it (a build half as long, a slower runtime).
 
+The effect code the shipped packs run most is compiled too (`compile_ahead`, engine/runtime/ahead.py): the build
+plays their games once more on the runtime's source, keeps the generated sources that ran the most lines (up to
+`AHEAD_LINES`), and compiles each into `engine/runtime/_ahead_*`, quickly (`AHEAD_FLAGS`: it is many lines, and its
+speed comes from being compiled at all). When that fails the wheel goes without it, which plays the same games.
+
 Only the wheel is compiled; an editable install (`pip install -e .`) stays pure Python, and so does any build where
 Cython or a C compiler is missing (it says so and goes on) or `KNAPPER_PURE_PYTHON` is set. Which modules are compiled
 is set once, in pyproject.toml (`[tool.hatch.build.targets.wheel.hooks.custom]`, `modules`).
@@ -37,6 +42,9 @@ TRAINING_SECONDS = 900  # the most the training may take before the build gives 
 RESOURCES = ("content", "schemas", "grammar")  # what the engine reads beside itself: the packs and their checks
 BUILT_WITH = "compiled_with.json"  # beside the compiled modules in the wheel: how they were built (a test reads it)
 COMPILED_PACKAGE = "engine/runtime"
+AHEAD_LINES = 30_000  # the most lines of generated source compiled ahead (the hottest first): ~1 minute of gcc
+AHEAD_FLAGS = ["-O1"]  # as fast as -O3 for this code (measured), in a quarter of the time
+AHEAD_CHUNKS = 4  # modules the sources are split into, compiled side by side
 DIRECTIVES = {"binding": True}  # functions bound as methods (`Game._advance = interpreter.advance`) stay methods
 
 
@@ -50,16 +58,22 @@ def compiled_sources(root: Path, modules: list[str]) -> list[Path]:
 
 
 def compile_modules(
-    root: Path, sources: list[Path], build_dir: Path, *, inplace: bool = False, profile: tuple[str, Path] | None = None
+    root: Path,
+    sources: list[Path],
+    build_dir: Path,
+    *,
+    inplace: bool = False,
+    profile: tuple[str, Path] | None = None,
+    flags: tuple[str, ...] = (),
 ) -> list[Path]:
     """Compile `sources` (under `root`) into extension modules; the built files, under `build_dir` (or beside their
     sources when `inplace`). `profile`: ("generate", folder) counts what the modules run into the folder, ("use",
-    folder) compiles them again, in the same `build_dir`, guided by those counts. Raises whatever Cython or the C
-    compiler raise."""
+    folder) compiles them again, in the same `build_dir`, guided by those counts; `flags`, the C compiler's besides.
+    Raises whatever Cython or the C compiler raise."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
-    flags = [] if profile is None else _profile_flags(*profile)
+    compiler_flags = [*([] if profile is None else _profile_flags(*profile)), *flags]
     extensions = [
         Extension(".".join(p.relative_to(root).with_suffix("").parts), [str(p.relative_to(root))]) for p in sources
     ]
@@ -79,7 +93,7 @@ def compile_modules(
             quiet=True,
         )
         for module in modules:  # (set after Cython, which keeps an extension's options in its C file for next time)
-            module.extra_compile_args = module.extra_link_args = flags
+            module.extra_compile_args = module.extra_link_args = compiler_flags
         distribution = Distribution({"name": "knapper-runtime", "ext_modules": modules})
         command = distribution.get_command_obj("build_ext")
         command.build_lib = str(build_dir / "lib")
@@ -145,6 +159,114 @@ def _train_on(root: Path, counting: list[Path], folder: Path) -> dict:
         timeout=TRAINING_SECONDS,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compile_ahead(root: Path, build_dir: Path, *, inplace: bool = False) -> tuple[list[Path], dict]:
+    """The hottest effect code of the shipped packs compiled ahead (the module's docstring): the built modules (copied
+    beside the runtime's sources when `inplace`) and what was compiled. Raises what the games, Cython or the C compiler
+    raise."""
+    gathered = build_dir / "gathered.json"
+    env = {
+        **os.environ,
+        PURE_PYTHON: "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--gather", str(root), str(root / "content"), str(gathered)],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=TRAINING_SECONDS,
+    )
+    ahead = _ahead_of(root)
+    sources = json.loads(gathered.read_text())
+    chosen = ahead.hot_sources(sources, AHEAD_LINES)
+    folder = build_dir / "ahead"
+    package = folder / COMPILED_PACKAGE
+    package.mkdir(parents=True, exist_ok=True)
+    chunks: list[list[tuple[str, str]]] = [[] for _ in range(AHEAD_CHUNKS)]
+    for number, entry in enumerate(chosen):  # (the hottest first: dealt round the chunks, of about equal size)
+        chunks[number % AHEAD_CHUNKS].append(entry)
+    modules = []
+    for number, chunk in enumerate(chunks):
+        path = package / f"{ahead.PREFIX}{number}.pyx"
+        path.write_text(ahead.module_source(chunk), encoding="utf-8")
+        modules.append(path)
+    built = compile_modules(folder, modules, build_dir / "ahead_build", flags=tuple(AHEAD_FLAGS))
+    if inplace:
+        built = [Path(shutil.copy2(path, root / COMPILED_PACKAGE / path.name)) for path in built]
+    lines = sum(source.count("\n") + 1 for source, _ in chosen)
+    return built, {"sources": len(chosen), "lines": lines, "of": len(sources)}
+
+
+def _ahead_of(root: Path):
+    """engine/runtime/ahead.py of the checkout at `root`, by itself (the build's environment has none of what the
+    engine imports; its build side needs nothing of it)."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    spec = spec_from_file_location("knapper_ahead", root / COMPILED_PACKAGE / "ahead.py")
+    assert spec is not None and spec.loader is not None
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def gather(engine_root: Path, content: Path, out: Path, games: int = TRAINING_GAMES) -> None:
+    """The effect sources the engine at `engine_root` (run as its source) defines while playing `games` random games
+    of every pack in `content` at each seating, each with the lines of it that ran, written to `out` as JSON
+    ({digest: [source, file name, {pack: lines run}]}) for `compile_ahead`."""
+    sys.path.insert(0, str(engine_root))
+    import random
+
+    from engine.runtime import ahead
+    from engine.runtime import rules as rules_module
+    from engine.runtime.game import Game
+    from engine.runtime.session import play_randomly
+
+    found: dict[str, list] = {}
+    of_code: dict = {}  # each code object of a source (its functions' too): the source's entry
+    compile_now = ahead.compiled
+
+    def compiled(source: str, filename: str):
+        code = compile_now(source, filename)  # (`define` compiles every source through it: all are gathered)
+        entry = found.setdefault(ahead.digest(source), [source, filename, {}])
+        codes = [code]
+        while codes:
+            one = codes.pop()
+            of_code[one] = entry
+            codes.extend(c for c in one.co_consts if isinstance(c, type(code)))
+        return code
+
+    def counting(frame, event, arg):  # (sys.settrace: a local tracer for the generated code's frames only)
+        entry = of_code.get(frame.f_code)
+        if entry is None:
+            return None
+
+        ran = entry[2]
+
+        def line(frame, event, arg):
+            if event == "line":
+                ran[playing] = ran.get(playing, 0) + 1
+            return line
+
+        return line
+
+    ahead.compiled = compiled  # type: ignore[assignment]
+    playing = ""
+    for pack in sorted(p for p in content.iterdir() if p.is_dir()):
+        playing = pack.name
+        rules = rules_module.load(pack)
+        fewest, most = rules.players
+        sys.settrace(counting)
+        try:
+            for players in range(fewest, most + 1):
+                for seed in range(games):
+                    play_randomly(Game.new(rules, players, seed), random.Random(seed))
+        finally:
+            sys.settrace(None)
+    out.write_text(json.dumps(found), encoding="utf-8")
 
 
 class _Trained(Exception):
@@ -245,6 +367,14 @@ class CompiledRuntime(BuildHookInterface):  # type: ignore[misc,valid-type]
         for path, source in zip(built, sources, strict=True):
             target = source.relative_to(root).with_name(path.name)
             build_data["force_include"][str(path)] = target.as_posix()
+        try:
+            ahead, how["ahead"] = compile_ahead(root, build_dir)
+        except Exception as exc:  # noqa: BLE001 -- only speed is lost: the wheel plays the same games without it
+            why = str(getattr(exc, "stderr", None) or exc).strip()[-2000:]
+            ahead, how["ahead"] = [], {"sources": 0, "why": f"{type(exc).__name__}: {why}"}
+            self.app.display_warning(f"knapper: no effect code compiled ahead: {how['ahead']['why']}")
+        for path in ahead:
+            build_data["force_include"][str(path)] = f"{COMPILED_PACKAGE}/{path.name}"
         record = build_dir / BUILT_WITH
         record.write_text(json.dumps(how, sort_keys=True) + "\n")
         build_data["force_include"][str(record)] = f"{COMPILED_PACKAGE}/{BUILT_WITH}"
@@ -273,6 +403,9 @@ def main(argv: list[str]) -> int:
         removed = remove_compiled(root)
         print(f"{len(removed)} compiled modules removed: {COMPILED_PACKAGE} runs as pure Python")
         return 0
+    if len(argv) == 4 and argv[0] == "--gather":  # the effect sources, in the process `compile_ahead` starts
+        gather(Path(argv[1]), Path(argv[2]), Path(argv[3]))
+        return 0
     if len(argv) == 3 and argv[0] == "--train":  # the training games, in the process `_train_on` starts
         print(json.dumps(train(Path(argv[1]), Path(argv[2]))))
         return 0
@@ -282,7 +415,11 @@ def main(argv: list[str]) -> int:
     sources = compiled_sources(root, modules_to_compile(root))
     with tempfile.TemporaryDirectory(prefix="knapper-compiled-") as build_dir:
         built, how = compile_trained(root, sources, Path(build_dir), inplace=True)
-    print(f"{len(built)} modules compiled in place ({how}): an edited .py is ignored until `--clean` or `--inplace`")
+        ahead, how["ahead"] = compile_ahead(root, Path(build_dir), inplace=True)
+    print(
+        f"{len(built)} modules compiled in place, and {len(ahead)} of effect code ahead ({how}): an edited .py is "
+        "ignored until `--clean` or `--inplace`"
+    )
     return 0
 
 

@@ -9,7 +9,7 @@ import contextlib
 import json
 import random
 
-from engine.runtime import lowering
+from engine.runtime import ahead, lowering
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Game
 from engine.runtime.session import play_randomly
@@ -78,13 +78,14 @@ def act_once(rules, players: int = 2, *, work: bool = True):
 def lowered_sources(rules, monkeypatch) -> str:
     """The Python source of every lowered function the first `act` makes."""
     sources = []
-    original = lowering.compiled
+    original = ahead.compiled
 
     def keep(source, filename):
         sources.append(source)
         return original(source, filename)
 
-    monkeypatch.setattr(lowering, "compiled", keep)
+    monkeypatch.setattr(ahead, "_TABLE_ON", False)  # (every source compiled now, none made by a factory ahead)
+    monkeypatch.setattr(ahead, "compiled", keep)
     forget(rules)
     game = Game.new(rules, 2, 0)
     game.apply(game.decision.options.index("act"), game.decision.players[0])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.runtime import codegen
+from engine.runtime import ahead, codegen
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 from engine.runtime.session import play_randomly
@@ -71,9 +71,10 @@ def test_a_dict_of_any_kind_of_keys_is_read_by_name_and_its_text_keyed_copy_is_n
 def helpers_of_any_kind(monkeypatch):
     """`codegen._HELPERS` as the compiled module makes it."""
     monkeypatch.setattr(codegen, "_HELPERS", of_any_kind(codegen._HELPERS))
-    codegen.compiled.cache_clear()  # (code objects warmed up by other tests would hide nothing: made afresh all the same)
-    yield
-    codegen.compiled.cache_clear()
+    ahead.compiled.cache_clear()  # (code objects warmed up by other tests would hide nothing: made afresh all the same)
+    with ahead.switched_off():  # (the functions made by factories compiled ahead have no namespace of their own)
+        yield
+    ahead.compiled.cache_clear()
 
 
 def test_every_function_a_pack_generates_reads_its_globals_the_specialised_way(helpers_of_any_kind):

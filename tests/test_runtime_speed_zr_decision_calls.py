@@ -25,7 +25,7 @@ from lockstep import as_kept_now, kept_before, play_side_by_side, swapped_in
 from python_source import on_python_source
 from test_compiled_effects import interpreted
 
-from engine.runtime import lowering, places, verbs
+from engine.runtime import ahead, places, verbs
 from engine.runtime.context import Ctx
 from engine.runtime.driver import NOBODY
 from engine.runtime.errors import ContentError
@@ -668,8 +668,9 @@ def test_a_lowered_loop_charges_its_items_without_spend(monkeypatch):
     """Fails without the fast path: a lowered `for each` charges its items itself, no call of `spend` (every
     loop of every pack starts so); the work left after every answer is the step interpreter's (which calls it)."""
     sources: list[str] = []
-    compile_source = lowering.compiled
-    monkeypatch.setattr(lowering, "compiled", lambda text, name: sources.append(text) or compile_source(text, name))
+    compile_source = ahead.compiled
+    monkeypatch.setattr(ahead, "_TABLE_ON", False)  # (every source compiled now, none made by a factory ahead)
+    monkeypatch.setattr(ahead, "compiled", lambda text, name: sources.append(text) or compile_source(text, name))
     rules = load(CONTENT / "neolithibum")
     stepped = load(CONTENT / "neolithibum")
     play_side_by_side(rules, 4, 3, lambda: interpreted(stepped), rules_before=stepped, answers=300)

@@ -14,7 +14,7 @@ import pytest
 from scenario import ruleset
 
 from engine import dsl
-from engine.runtime import codegen, exists, functions
+from engine.runtime import ahead, codegen, exists, functions
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Ctx, Game
 
@@ -134,14 +134,14 @@ def test_an_environment_that_is_no_mapping_fails_as_before(text):
 def test_the_shapes_themselves():
     """The fast paths themselves (fail if they go)."""
     source = {}
-    real = codegen.compiled.__wrapped__
+    real = ahead.compiled.__wrapped__
 
     def spy(text, filename):
         source[filename] = text
         return real(text, filename)
 
-    codegen.compiled, saved = spy, codegen.compiled
-    try:
+    ahead.compiled, saved = spy, ahead.compiled
+    try:  # (a test pack's sources: none is among those compiled ahead)
         for text in ['"hand"', "me", "a", "opponents", "flagged(done, me)", "count(hand(me) where item != a)"]:
             _compiled(text, codegen.ExpressionCompiler)
             made = source.pop(f"<{KEY}>")
@@ -154,7 +154,7 @@ def test_the_shapes_themselves():
         made = source.pop(f"<{KEY}>")
         assert "any(" not in made and made.count("for _i0 in _items:") == 2, made
     finally:
-        codegen.compiled = saved
+        ahead.compiled = saved
     assert functions.BUILTINS["empty"] is functions._empty
     assert functions.BUILTINS["min"] is functions._min and functions.BUILTINS["max"] is functions._max
 

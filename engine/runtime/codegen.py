@@ -17,6 +17,7 @@ from engine import dsl
 from engine.dsl.builtins import CONSTANTS, FUNCTIONS, ORIENTATIONS, implemented
 
 from . import functions, layout
+from .ahead import define
 from .budget import (
     CALL_COST,
     MAX_CALL_DEPTH,
@@ -298,13 +299,6 @@ def _holds(g, items, value):
     return any(_eq(g, item, value) for item in items)
 
 
-@functools.lru_cache(maxsize=4096)
-def compiled(source: str, filename: str):
-    """Generated source compiled once per process: a pack compiles to the same source at every load (tests
-    load the shipped packs again and again), and compiling is most of loading."""
-    return compile(source, filename, "exec")
-
-
 def text_keyed(names: dict) -> dict:
     """A namespace for generated code: a copy of `names` made key by key into a new dict, which CPython then knows
     holds only text keys, so that the code's reads of its globals and builtins specialise (3.11: LOAD_GLOBAL_MODULE,
@@ -400,7 +394,7 @@ def direct_function(rules, name: str, compiler_class, arity: int, *, exists: boo
     )
     namespace = compiler.namespace
     namespace["out_of_work"] = out_of_work
-    exec(compiled(source, f"<direct {body_key}>"), namespace)  # noqa: S102 -- generated; content only via repr
+    define(source, f"<direct {body_key}>", namespace)  # (generated; content only via repr)
     made[key] = namespace["_function"]
     return made[key]
 
@@ -586,13 +580,15 @@ class ExpressionCompiler:
         returned = _returned(before, body, self.key, int(node[1]))
         game = "    g = c.g\n" if _READS_GAME.search(returned) else ""  # not read by a constant, `me`, a local...
         source = head + game + env + returned
-        code = compiled(source, f"<{self.key}>")
         namespace = self.namespace
-        exec(code, namespace)  # noqa: S102 -- our own generated source; content enters only through repr
+        define(source, f"<{self.key}>", namespace)  # (our own generated source; content enters only through repr)
         expression = namespace["_expression"]
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         if inline_body is not None:
             expression.inline_body = inline_body
+            expression.namespace = (
+                namespace  # what its body reads (not `__globals__`: a factory's function's is its own)
+            )
             expression.inline_at = (self.key, int(node[1]))  # where its errors are placed (`_returned`)
             value = constant_of(inline_body)
             if value is not None:

@@ -25,8 +25,9 @@ import re
 import tokenize
 
 from . import verbs
+from .ahead import define
 from .budget import MAX_INT, STEP_BUDGET, bounded_int, out_of_work, spend
-from .codegen import _EMPTY_MAPPING, _IDENTIFIER, compiled, text_keyed
+from .codegen import _EMPTY_MAPPING, _IDENTIFIER, text_keyed
 from .context import Ctx
 from .counter_visibility import read_by_all
 from .errors import PYTHON_ERRORS, ContentError, at_text, values_error
@@ -310,7 +311,7 @@ class _Lowering:
         body = getattr(expression, "inline_body", None)
         if INLINED_EXPRESSIONS and INLINED_READS and type(body) is str and _inlined(body, f"{name}(c)") is None:
             found = _read_only(body)
-            held = getattr(expression, "__globals__", None)
+            held = getattr(expression, "namespace", None)
             if found is not None and held is not None:
                 source, names = found
                 namespace = self.namespace
@@ -329,7 +330,7 @@ class _Lowering:
         self._bind(prefix, pc, expression)
         body = getattr(expression, "inline_body", None)
         at = getattr(expression, "inline_at", None)
-        held = getattr(expression, "__globals__", None)
+        held = getattr(expression, "namespace", None)
         if not (INLINED_EXPRESSIONS and INLINED_CALLS and type(body) is str and type(at) is tuple and held):
             return None
         if _inlined(body, f"{prefix}{int(pc)}(c)") is not None:
@@ -594,7 +595,7 @@ class _Lowering:
         if len(lines) > MAX_SOURCE_LINES:
             return None
         namespace = self.namespace
-        exec(compiled("\n".join(lines) + "\n", f"<lowered {self.code.key}>"), namespace)  # noqa: S102
+        define("\n".join(lines) + "\n", f"<lowered {self.code.key}>", namespace)  # (compiled ahead, or now)
         return namespace[f"run_from_{int(pc)}"]
 
     def _emit(

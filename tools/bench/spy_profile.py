@@ -94,18 +94,18 @@ def play(pack: str, games: int, players: int) -> None:
     """The child py-spy samples: generated code named by its text, one game untimed, then `games` in bulk."""
     sys.path.insert(0, str(ROOT))
     from engine.content.packs import resolve_target
-    from engine.runtime import codegen, lowering
+    from engine.runtime import ahead
     from engine.runtime import rules as rules_module
     from engine.runtime.collector import bulk_play
     from engine.runtime.game import Game
     from engine.runtime.session import play_randomly
 
-    compile_source = codegen.compiled
+    compile_source = ahead.compiled
 
     def named(source: str, filename: str):
         return compile_source(source, filename.replace("/", ".").replace("<", "[").replace(">", "]"))
 
-    codegen.compiled = lowering.compiled = named  # (read by name at each call, compiled or not)
+    ahead.compiled = named  # (read by name at each call; the sources compiled ahead run as C, named by their module)
     rules = rules_module.load(resolve_target(pack))
     play_randomly(Game.new(rules, players, 10_000), random.Random(10_000))
     with bulk_play():
