@@ -19,6 +19,11 @@ def ruleset(pack: str = "cro-magnon"):
     return rules_module.load(ROOT / "content" / pack)
 
 
+def fresh_ruleset(pack: str):
+    """A new load of `pack`, not `ruleset`'s (shared by every test, its functions already made)."""
+    return rules_module.load(ROOT / "content" / pack)
+
+
 def new_game(players: int = 2, seed: int = 0, pack: str = "cro-magnon") -> Game:
     return Game.new(ruleset(pack), players, seed)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scenario import ROOT, ruleset
 
 from engine import dsl
-from engine.runtime import codegen, exists
+from engine.runtime import ahead, codegen, exists
 from engine.runtime.errors import ContentError
 from engine.runtime.game import Ctx, Game
 from engine.runtime.rules import load
@@ -91,7 +91,7 @@ def _source(text: str, compiler_class, monkeypatch) -> str:
         made.append(source)
         return compile(source, filename, "exec")
 
-    monkeypatch.setattr(codegen, "compiled", recorded)
+    monkeypatch.setattr(ahead, "compiled", recorded)
     _compiled(text, compiler_class)
     monkeypatch.undo()
     return made[-1]

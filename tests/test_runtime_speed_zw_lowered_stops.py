@@ -13,7 +13,7 @@ import pytest
 from conftest import one_action_rules, tiny_manifest, write_tree
 from lowered_code import assert_same_games, both_ways, every_decision, forget
 
-from engine.runtime import lowering
+from engine.runtime import ahead
 from engine.runtime.game import Game
 from engine.runtime.rules import load
 
@@ -86,7 +86,7 @@ def test_the_lowered_code_stops_without_the_call_unless_a_verb_fails(tmp_path, m
         made.append(source)
         return compile(source, filename, "exec")
 
-    monkeypatch.setattr(lowering, "compiled", recorded)
+    monkeypatch.setattr(ahead, "compiled", recorded)
     forget(rules)
     game = Game.new(rules, 2, 0)
     game.apply(game.decision.options.index("act"), game.decision.players[0])
