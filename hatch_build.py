@@ -147,19 +147,22 @@ def _train_on(root: Path, counting: list[Path], folder: Path) -> dict:
         shutil.copytree(root / beside, folder / beside)
     for path in counting:
         shutil.copy2(path, folder / COMPILED_PACKAGE / path.name)
-    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
-    # the copy first; then what the build's own environment can import (pip's isolated one is found by PYTHONPATH)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--train", str(folder), str(folder / "content")],
-        env=env,
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=TRAINING_SECONDS,
-    )
+    done = _this_script(folder, "--train", str(folder), str(folder / "content"), source=False)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _this_script(engine_root: Path, *args: str, source: bool) -> subprocess.CompletedProcess:
+    """This script run with `args` in a child process, in `engine_root`, whose engine it imports first; then what the
+    build's own environment can import (pip's isolated one is found by PYTHONPATH). `source`: the runtime run as its
+    source (`PURE_PYTHON`), else as the compiled modules beside it. Raises when it fails or takes too long."""
+    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
+    if source:
+        env[PURE_PYTHON] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(engine_root), os.environ.get("PYTHONPATH")]))
+    command = [sys.executable, str(Path(__file__).resolve()), *args]
+    return subprocess.run(
+        command, env=env, cwd=engine_root, capture_output=True, text=True, check=True, timeout=TRAINING_SECONDS
+    )
 
 
 def compile_ahead(root: Path, build_dir: Path, *, inplace: bool = False) -> tuple[list[Path], dict]:
@@ -167,20 +170,7 @@ def compile_ahead(root: Path, build_dir: Path, *, inplace: bool = False) -> tupl
     beside the runtime's sources when `inplace`) and what was compiled. Raises what the games, Cython or the C compiler
     raise."""
     gathered = build_dir / "gathered.json"
-    env = {
-        **os.environ,
-        PURE_PYTHON: "1",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
-    }
-    subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--gather", str(root), str(root / "content"), str(gathered)],
-        env=env,
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=TRAINING_SECONDS,
-    )
+    _this_script(root, "--gather", str(root), str(root / "content"), str(gathered), source=True)
     ahead = _ahead_of(root)
     sources = json.loads(gathered.read_text())
     chosen = ahead.hot_sources(sources, AHEAD_LINES)
