@@ -188,7 +188,7 @@ def compile_ahead(root: Path, build_dir: Path, *, inplace: bool = False) -> tupl
     built = compile_modules(folder, modules, build_dir / "ahead_build", flags=tuple(AHEAD_FLAGS))
     if inplace:
         built = [Path(shutil.copy2(path, root / COMPILED_PACKAGE / path.name)) for path in built]
-    lines = sum(source.count("\n") + 1 for source, _ in chosen)
+    lines = sum(ahead.source_lines(source) for source, _ in chosen)
     return built, {"sources": len(chosen), "lines": lines, "of": len(sources)}
 
 

@@ -32,9 +32,14 @@ if os.environ.get(PURE_PYTHON) and not any(finder is _SourceFirst for finder in 
     sys.meta_path.insert(0, _SourceFirst)
 
 
-def compiled_modules() -> list[str]:
-    """The runtime's modules this process loads compiled (none under `KNAPPER_PURE_PYTHON`, nor from a checkout)."""
+def extension_modules() -> list[str]:
+    """The compiled modules beside this package's sources that this process may load (none under
+    `KNAPPER_PURE_PYTHON`): the runtime's own, and the effect code compiled ahead (ahead.py)."""
     if os.environ.get(PURE_PYTHON):
         return []
-    names = {p.name[: -len(s)] for p in _HERE.iterdir() for s in EXTENSION_SUFFIXES if p.name.endswith(s)}
-    return sorted(name for name in names if (_HERE / f"{name}.py").is_file())
+    return sorted({p.name.split(".")[0] for p in _HERE.iterdir() if p.name.endswith(tuple(EXTENSION_SUFFIXES))})
+
+
+def compiled_modules() -> list[str]:
+    """The runtime's modules this process loads compiled (none under `KNAPPER_PURE_PYTHON`, nor from a checkout)."""
+    return [name for name in extension_modules() if (_HERE / f"{name}.py").is_file()]

@@ -19,12 +19,10 @@ import builtins
 import functools
 import hashlib
 import importlib
-import os
 import re
 import symtable
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import NamedTuple
 
 PREFIX = "_ahead_"  # the compiled modules, beside this one: _ahead_0, _ahead_1, ...
@@ -56,7 +54,8 @@ def digest(source: str) -> str:
 def define(source: str, filename: str, namespace: dict) -> None:
     """Run the generated `source` in `namespace` (its functions defined there): compiled ahead when the wheel has it,
     else compiled now, as `exec` would."""
-    factory = _table().get(digest(source)) if _TABLE_ON else None
+    table = _table() if _TABLE_ON else None
+    factory = table.get(digest(source)) if table else None  # (no digest taken where there is no table: a checkout's)
     if factory is not None and _fits(factory, namespace):
         namespace.update(factory.make(namespace))
         namespace.setdefault("__builtins__", builtins.__dict__)  # (as `exec` leaves it, for code run there later)
@@ -88,18 +87,12 @@ def switched_off() -> Iterator[None]:
 @functools.cache
 def _table() -> dict[str, Factory]:
     """The factories of the compiled modules beside this one (none when the runtime runs as its source)."""
-    from importlib.machinery import EXTENSION_SUFFIXES
+    from . import extension_modules
 
-    from . import PURE_PYTHON
-
-    if os.environ.get(PURE_PYTHON):
-        return {}
-    here = Path(__file__).resolve().parent
-    names = sorted(
-        {p.name.split(".")[0] for p in here.glob(f"{PREFIX}*") if p.name.endswith(tuple(EXTENSION_SUFFIXES))}
-    )
     table: dict[str, Factory] = {}
-    for name in names:
+    for name in extension_modules():
+        if not name.startswith(PREFIX):
+            continue
         module = importlib.import_module(f"{__package__}.{name}")
         table.update((key, Factory(*entry)) for key, entry in module.TABLE.items())
     return table
@@ -149,6 +142,10 @@ def module_source(sources: Iterable[tuple[str, str]], *, typed: bool = True) -> 
     return "\n".join(parts)
 
 
+def source_lines(source: str) -> int:
+    return source.count("\n") + 1
+
+
 def hot_sources(sources: dict[str, tuple[str, str, dict[str, int]]], most_lines: int) -> list[tuple[str, str]]:
     """The sources to compile ahead: of `sources` (digest: (source, file name, lines run by the build's games of each
     pack)), those that ran the largest share of some pack's lines first (every pack's hottest code, however long its
@@ -158,14 +155,15 @@ def hot_sources(sources: dict[str, tuple[str, str, dict[str, int]]], most_lines:
         for pack, lines in ran.items():
             totals[pack] = totals.get(pack, 0) + lines
 
-    def share(entry) -> float:
-        return max((lines / totals[pack] for pack, lines in entry[2].items() if lines), default=0.0)
-
+    ranked = []  # (-share, file name, source): the largest share of some pack's lines first
+    for source, filename, ran in sources.values():
+        share = max((lines / totals[pack] for pack, lines in ran.items() if lines), default=0.0)
+        if share > 0:
+            ranked.append((-share, filename, source))
     chosen, size = [], 0
-    for entry in sorted(sources.values(), key=lambda entry: (-share(entry), entry[1], entry[0])):
-        length = entry[0].count("\n") + 1
-        if share(entry) <= 0 or size + length > most_lines:
-            continue
-        chosen.append((entry[0], entry[1]))
-        size += length
+    for _, filename, source in sorted(ranked):
+        length = source_lines(source)
+        if size + length <= most_lines:
+            chosen.append((source, filename))
+            size += length
     return chosen

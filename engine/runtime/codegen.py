@@ -586,9 +586,8 @@ class ExpressionCompiler:
         expression.call_cost = CALL_COST + weight(node)  # what calling it costs, as a pack function's body
         if inline_body is not None:
             expression.inline_body = inline_body
-            expression.namespace = (
-                namespace  # what its body reads (not `__globals__`: a factory's function's is its own)
-            )
+            # what its body reads (not `__globals__`: the globals of a function a factory made are its module's)
+            expression.namespace = namespace
             expression.inline_at = (self.key, int(node[1]))  # where its errors are placed (`_returned`)
             value = constant_of(inline_body)
             if value is not None:
