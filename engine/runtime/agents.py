@@ -12,6 +12,8 @@ import random
 
 from .log_words import unread_log as _unread_log  # (kept under its old name)
 from .protocol import CHANCE, END_TURN
+from .rollout import play_on
+from .search import SearchAgent
 
 
 class RandomAgent:
@@ -90,43 +92,8 @@ class GreedyAgent:
         return best[self.rng.randrange(len(best))]
 
     def _rollout(self, game, me):
-        """Play on at random while the decisions are this player's own, chance's, or ones it takes part in
-        with others at once (their answers imagined at random too); stop at a decision of others alone.
-        In a pack played in rounds, everyone's card is carried out in the same round: the others' answers
-        are imagined to the end of the round, else what a choice earns (pieces after the others' objections,
-        food after the others' cards) never shows and every choice ties (issue 11, docs/calibration.md)."""
-        in_rounds, number = game.rules.in_rounds, game.turn_number
-        state = game.state  # the pending decision read from the state: no Decision built for it
-        quick = game.max_answers_per_turn is None  # an imagined game counts no answers: none is refused
-        bits = self.rng.getrandbits  # each answer `rng.randrange(len(options))` without its two calls: the same draws
-        for _ in range(self.rollout_steps):
-            pending = state["pending"]
-            if pending is None or (in_rounds and state["turn"]["number"] != number):
-                return
-            players = pending["by"]
-            if players == [CHANCE]:
-                game.apply_chance()
-                continue
-            if me not in players and not in_rounds:
-                return
-            kind = pending["kind"]
-            for player in list(players):  # as they were asked: answering changes `by`
-                unchecked = quick and player in pending["by"] and player != CHANCE  # Game.legal and apply, unchecked
-                options = game._legal_now(pending, player) if unchecked else game.legal(player)
-                count = len(options)  # (random.Random._randbelow_with_getrandbits)
-                size = count.bit_length()
-                pick = bits(size)
-                while pick >= count:
-                    if not count:
-                        raise ValueError("empty range for randrange()")
-                    pick = bits(size)
-                if unchecked:
-                    game._take(player, options[pick])
-                else:
-                    game.apply(options[pick], player)
-                after = pending = state["pending"]
-                if after is None or after["kind"] != kind:
-                    break
+        """Play on at random as `rollout.play_on` does (its docstring says where it stops)."""
+        play_on(game, me, self.rng.getrandbits, self.rollout_steps)
 
 
 def _answers_unchecked(game, player) -> bool:
@@ -136,17 +103,22 @@ def _answers_unchecked(game, player) -> bool:
     return pending is not None and player in pending["by"] and player != CHANCE and game.max_answers_per_turn is None
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": SearchAgent}
 
 
 def _parsed(name: str):
     """An agent's class and settings from its name: `greedy`, or `greedy:4` for an agent with an `option`
-    (its name, lowest and highest value); None for a name that is no agent."""
+    (its name, lowest and highest value), or `ismcts:250ms` for one with `units` (a suffix, and the option it sets
+    instead); None for a name that is no agent."""
     base, colon, value = name.partition(":")
     kind = AGENTS.get(base)
     if kind is None or not colon:
         return (kind, {}) if kind is not None else None
     option = getattr(kind, "option", None)
+    for unit, instead in getattr(kind, "units", {}).items():
+        if value.endswith(unit):
+            option, value = instead, value[: -len(unit)]
+            break
     if option is None or not value.isdigit() or not option[1] <= int(value) <= option[2]:
         return None
     return kind, {option[0]: int(value)}
@@ -158,11 +130,18 @@ def known(name: str) -> bool:
 
 
 def names() -> str:
-    """The agents' names for a message: `random, greedy[:ROLLOUTS 1-64]`."""
-    return ", ".join(
-        name + (f"[:{o[0].upper()} {o[1]}-{o[2]}]" if (o := getattr(kind, "option", None)) else "")
-        for name, kind in AGENTS.items()
-    )
+    """The agents' names for a message: `random, greedy[:ROLLOUTS 1-64], ismcts[:ITERATIONS 1-100000|MILLISECONDS
+    1-600000ms]`."""
+    return ", ".join(name + _options_named(kind) for name, kind in AGENTS.items())
+
+
+def _options_named(kind) -> str:
+    option = getattr(kind, "option", None)
+    if option is None:
+        return ""
+    named = [f"{option[0].upper()} {option[1]}-{option[2]}"]
+    named += [f"{o[0].upper()} {o[1]}-{o[2]}{unit}" for unit, o in getattr(kind, "units", {}).items()]
+    return f"[:{'|'.join(named)}]"
 
 
 def make(name: str, seed: int):

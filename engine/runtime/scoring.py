@@ -21,6 +21,20 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
     well a player is doing. `in_place`: end this very game instead of a copy, for a game thrown away
     afterwards (a bot's imagined game): the same number without the cost of a clone. A pack with no score counter ends with no scores
     (driver._result): its measure is the progress of the game as it stands, and nothing is ended."""
+    scores, over, cooperative = _projected_scores(g, in_place)
+    return _margin(g, scores, over, cooperative, player)
+
+
+def projected_margins(g, *, in_place: bool = False) -> dict:
+    """`projected_margin` of every player, the game ended (or projected) once for all of them: what a search that
+    weighs each player's own choices by that player's outcome reads (search.py)."""
+    scores, over, cooperative = _projected_scores(g, in_place)
+    return {player: _margin(g, scores, over, cooperative, player) for player in g.state["players"]}
+
+
+def _projected_scores(g, in_place: bool) -> tuple:
+    """The scores were the game to end now (negated when the fewest win), whether it was over already, and whether the
+    pack is cooperative: `projected_margin`'s reading of the game, before the margin of one player is taken."""
     counter, fewest, cooperative, the_counter, absent = g.rules.__dict__.get("_margin_plan") or _margin_plan(g.rules)
     state = g.state
     over = state["stage"] == "over"  # (`g.over`)
@@ -56,6 +70,11 @@ def projected_margin(g, player, *, in_place: bool = False) -> int:
         scores = {p: g.counter(p, counter) for p in g.state["players"]} if counter else progress(g)
     if fewest:  # `result: least`: the fewest points are the best, so a margin counts them down
         scores = {p: -v for p, v in scores.items()}
+    return scores, over, cooperative
+
+
+def _margin(g, scores: dict, over: bool, cooperative: bool, player) -> int:
+    """One player's margin from `_projected_scores`' reading."""
     mine = scores.get(player, 0)
     if cooperative:
         margin = mine
