@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.commands.targets import pack_target  # noqa: E402
-from engine.runtime import sim  # noqa: E402
-from engine.runtime.rules import load  # noqa: E402
+from engine.commands.targets import pack_target
+from engine.runtime import sim
+from engine.runtime.rules import load
 
 
 def seatings(players: int, search: str, greedy: str) -> list[list[str]]:
