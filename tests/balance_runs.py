@@ -75,3 +75,28 @@ def write_run(folder: Path, meta: dict, records, summary: dict | None = None) ->
     if summary is not None:
         (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return folder
+
+
+def hand_made(
+    winners, *, seats=2, first="P1", turns=10, cards=None, actions=None, margin=None, track=None, reason="goal"
+):
+    """A record as a run keeps it, made by hand: `cards` (seat -> card -> times) are taken, `actions` seat -> action ->
+    times."""
+    players = [f"P{i}" for i in range(1, seats + 1)]
+    return {
+        "index": 0,
+        "seed": 0,
+        "winners": winners,
+        "scores": dict.fromkeys(players, 0),
+        "reason": reason,
+        "turns": turns,
+        "decisions": 3 * turns,
+        "agents": ["random"] * seats,
+        "first": first,
+        "track": track,
+        "margin": margin,
+        "drawn": {p: {} for p in players},
+        "taken": {p: dict((cards or {}).get(p, {})) for p in players},
+        "used": {p: {} for p in players},
+        "actions": {p: dict((actions or {}).get(p, {})) for p in players},
+    }

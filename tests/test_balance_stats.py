@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from balance_runs import hand_made as _game
 from balance_runs import make_run, write_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,28 +23,6 @@ from engine.runtime.sim import newcombe, wilson
 def records(tmp_path_factory):
     folder = make_run(tmp_path_factory.mktemp("run") / "run", games=24, players=3)
     return list(read_run(folder).records())
-
-
-def _game(winners, *, seats=2, first="P1", turns=10, cards=None, actions=None, margin=None, track=None, reason="goal"):
-    """A record as a run keeps it, made by hand."""
-    players = [f"P{i}" for i in range(1, seats + 1)]
-    return {
-        "index": 0,
-        "seed": 0,
-        "winners": winners,
-        "scores": dict.fromkeys(players, 0),
-        "reason": reason,
-        "turns": turns,
-        "decisions": 3 * turns,
-        "agents": ["random"] * seats,
-        "first": first,
-        "track": track,
-        "margin": margin,
-        "drawn": {p: {} for p in players},
-        "taken": {p: dict((cards or {}).get(p, {})) for p in players},
-        "used": {p: {} for p in players},
-        "actions": {p: dict((actions or {}).get(p, {})) for p in players},
-    }
 
 
 # ----------------------------------------------------------------------------------------------- the numbers

@@ -141,6 +141,8 @@ def _top(series, key: str) -> float:
 def score_by_round(series: list[tuple[str, dict]], counter: str, unit: str, share: float) -> bytes:
     """The mean score of each seat after each round, one panel per run; rounds that fewer than `share` of the
     played games reached are left out (their mean is a handful of long games')."""
+    from matplotlib.ticker import MaxNLocator
+
     with _drawing():
         figure, panels = _figure(WIDE, len(series))
         for axes, (run, result) in zip(panels, series, strict=True):
@@ -151,6 +153,7 @@ def score_by_round(series: list[tuple[str, dict]], counter: str, unit: str, shar
             for index, (seat, means) in enumerate(track["seats"].items()):
                 axes.plot(rounds, [means[i] for i in kept], color=_colour(index), label=seat, linewidth=1.6)
             axes.set_xlabel("round")
+            axes.xaxis.set_major_locator(MaxNLocator(integer=True))
             axes.set_title(short(run) if len(series) > 1 else f"Mean {counter} after each round")
             axes.legend(loc="upper left", fontsize=8)
         panels[0].set_ylabel(f"mean {counter}")
@@ -177,7 +180,9 @@ def histogram(series: list[tuple[str, dict]], key: str, title: str, xlabel: str)
             for value, n in counts.items():
                 heights[(int(value) - edges[0]) // width] += n
             if single:
-                axes.stairs(heights, edges, fill=True, color=_colour(index), alpha=0.9)
+                axes.bar(
+                    edges[:-1], heights, width, align="edge", color=_colour(index), edgecolor="white", linewidth=0.5
+                )
             else:
                 total = sum(heights) or 1
                 shares = [h / total for h in heights]
