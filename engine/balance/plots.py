@@ -265,7 +265,14 @@ def impact(series: list[tuple[str, dict]], rows_of, name: str, title: str, most:
         axes.set_xlabel("win rate with − without")
         axes.set_title(title)
         if not chosen:
-            axes.text(0.5, 0.5, "nothing seen in enough games", ha="center", va="center", transform=axes.transAxes)
+            axes.text(
+                0.5,
+                0.5,
+                "none in enough seat-games both with it and without it",
+                ha="center",
+                va="center",
+                transform=axes.transAxes,
+            )
         if len(series) > 1:
             axes.legend(loc="lower right", fontsize=8)
         return _png(figure)
