@@ -7,11 +7,12 @@ by the stop and is left out, and anything else wrong is a `RunError` of one line
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.files.jsonload import JsonFileError, parse, path_text, read
+from engine.files.jsonload import JsonFileError, path_text, read
 
 RUN_FORMAT = "knap-run/1"
 RUN, GAMES, SUMMARY = "run.json", "games.jsonl", "summary.json"
@@ -49,14 +50,31 @@ class Run:
                 if not line.strip():
                     continue
                 try:
-                    record = parse(line, MAX_LINE)
-                except JsonFileError as exc:
+                    record = _record(line)
+                except ValueError as exc:
                     if not line.endswith(b"\n"):  # the last line, cut short: the run was stopped as it wrote it
                         return
-                    raise RunError(f"{path_text(path)}:{number}: not a game's record: {exc.message}") from None
+                    raise RunError(f"{path_text(path)}:{number}: not a game's record: {exc}") from None
                 if not isinstance(record, dict):
                     raise RunError(f"{path_text(path)}:{number}: not a game's record: a JSON object is expected")
                 yield record
+
+
+def _record(line: bytes):
+    """One line's JSON: Python's own parser (a million lines are read in a run's report), refusing what jsonload
+    refuses that could pass it: a line too long, `NaN` and `Infinity`, nesting too deep."""
+    if len(line) > MAX_LINE:
+        raise ValueError(f"the line is {len(line)} bytes; a record is at most {MAX_LINE}")
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("the data nests too deeply") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"`{name}` is not a number JSON allows")
 
 
 def read_run(folder) -> Run:
