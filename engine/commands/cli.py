@@ -19,7 +19,7 @@ from engine.files.atomic import WriteError, write_text
 from engine.safe_text import console as safe_console
 from engine.safe_text import dumps, markup, plain, visible
 
-from . import play_args
+from . import play_args, report_cmd
 from .completion import SHELLS, script
 from .options import HelpFormatter, add_output, text_console
 
@@ -206,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_output(listing, ["text", "json"], "text", "the list")
 
     play_args.add_commands(sub)
+    report_cmd.add_parser(sub)
 
     serve = sub.add_parser(
         "serve",
@@ -286,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             from engine.serve.command import serve as serve_command
 
             return serve_command(args)
+        if args.command == "report":
+            return report_cmd.run(args)
         if args.command in ("play", "sim", "replay"):
             from . import play as play_cli
 

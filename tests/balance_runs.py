@@ -1,0 +1,102 @@
+"""Run folders for the balance tests, made as `knap sim PACK --out DIR` makes them (sim._one's outcome, the seats'
+agents and runtime.records' keys, one record a line), without that command: games played here, in this process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scenario import ROOT, ruleset
+
+from engine.runtime import agents as agent_table
+from engine.runtime import sim
+from engine.runtime.game import Game, Stalled
+from engine.runtime.records import GameRecorder
+from engine.runtime.session import play_out
+
+
+def record(rules, index: int, seed: int, players: int, names: list[str], max_rounds: int = 500) -> dict:
+    """One game's record, as sim._one plays it, with the recorder watching."""
+    seats = [agent_table.make(names[i % len(names)], seed * 31 + i) for i in range(players)]
+    game = Game.new(rules, players, seed, max_rounds=max_rounds)
+    recorder = GameRecorder(game)
+    agents = [names[i % len(names)] for i in range(players)]
+    try:
+        play_out(game, seats, on_step=recorder.step)
+    except Stalled as exc:
+        outcome = {"index": index, "seed": seed, "stalled": str(exc), "code": exc.code, "turns": exc.turn}
+        return {**outcome, "decisions": len(game.history), "agents": agents, **recorder.finish(game)}
+    result = game.result
+    assert result is not None
+    outcome = {key: result[key] for key in ("winners", "scores", "reason", "turns")}
+    return {
+        "index": index,
+        "seed": seed,
+        **outcome,
+        "decisions": len(game.history),
+        "agents": agents,
+        **recorder.finish(game),
+    }
+
+
+def make_run(
+    folder: Path,
+    pack: str = "cro-magnon",
+    games: int = 20,
+    players: int = 3,
+    names=("random",),
+    seed: int = 0,
+    max_rounds: int = 500,
+) -> Path:
+    """A run folder of `games` games of `pack` (a built-in pack id), seeds `seed` on."""
+    rules = ruleset(pack)
+    names = list(names)
+    records = [record(rules, i, seed + i, players, names, max_rounds) for i in range(games)]
+    summary = sim.summarise(rules, records, players, names, seed)
+    meta = {
+        "pack": pack,
+        "pack_path": str(ROOT / "content" / pack),
+        "players": players,
+        "agents": [names[i % len(names)] for i in range(players)],
+        "seed": seed,
+        "games": games,
+        "score_counter": rules.score_counter,
+        "length_unit": "rounds" if rules.in_rounds else "turns",
+    }
+    return write_run(folder, meta, records, summary)
+
+
+def write_run(folder: Path, meta: dict, records, summary: dict | None = None) -> Path:
+    """A run folder holding `records`, one a line."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "run.json").write_text(json.dumps({"format": "knap-run/1", **meta}, indent=2) + "\n", encoding="utf-8")
+    with open(folder / "games.jsonl", "w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(item, separators=(",", ":")) + "\n" for item in records)
+    if summary is not None:
+        (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+def hand_made(
+    winners, *, seats=2, first="P1", turns=10, cards=None, actions=None, margin=None, track=None, reason="goal"
+):
+    """A record as a run keeps it, made by hand: `cards` (seat -> card -> times) are taken, `actions` seat -> action ->
+    times."""
+    players = [f"P{i}" for i in range(1, seats + 1)]
+    return {
+        "index": 0,
+        "seed": 0,
+        "winners": winners,
+        "scores": dict.fromkeys(players, 0),
+        "reason": reason,
+        "turns": turns,
+        "decisions": 3 * turns,
+        "agents": ["random"] * seats,
+        "first": first,
+        "track": track,
+        "margin": margin,
+        "drawn": {p: {} for p in players},
+        "taken": {p: dict((cards or {}).get(p, {})) for p in players},
+        "used": {p: {} for p in players},
+        "actions": {p: dict((actions or {}).get(p, {})) for p in players},
+    }
