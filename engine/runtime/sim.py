@@ -9,9 +9,10 @@ import heapq
 import math
 import multiprocessing
 import os
+import signal
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from fractions import Fraction
 
 from . import agents as agent_table
@@ -140,7 +141,7 @@ def stream(
     keep_logs: bool = False,
     record: bool = False,
     count: int | None = None,
-) -> Iterator[dict]:
+) -> Generator[dict, None, None]:
     """The outcomes of the games `indices` names (game i plays seed + i) as they finish, so that a caller may keep
     none of them: in finishing order with several workers. `indices` is read as the workers need it; `count`, how
     many it names (its length by default), sizes their chunks. One pack at a time: forked workers read `_RULES`."""
@@ -152,11 +153,16 @@ def stream(
     jobs = jobs or os.cpu_count() or 1
     with bulk_play():  # the pack is left out of the collector's walks, in this process and the forked workers
         if jobs > 1 and count > 1:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts) as pool:
                 yield from pool.imap_unordered(_one, work, chunksize=max(1, min(16, count // (jobs * 8) or 1)))
         else:
             for item in work:
                 yield _one(item)
+
+
+def _leave_interrupts() -> None:
+    """In a worker: Ctrl-C is the driver's to handle (it stops the pool); a worker would die with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -184,6 +190,8 @@ def _spread(values) -> dict:
     if not counts:
         return {}
     ordered = sorted(counts)
+    mean: float | None
+    sd: float | None
     try:
         mean, sd = round(_counted_mean(counts), 2), round(_counted_pstdev(counts), 2)
     except OverflowError:  # numbers beyond a float: the exact ones are still shown
