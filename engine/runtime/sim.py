@@ -287,16 +287,15 @@ STALLED_SEEDS, SAMPLES = 50, 10  # how many stalled seeds (the smallest) and sam
 class Summary:
     """A run's summary, taken in one outcome at a time, in any order: the same outcomes give the same summary, to
     the byte, however they arrive (from workers, from a run's folder after a resume). It keeps counts of distinct
-    values, not outcomes, so a run of a million games costs no more memory than one of a thousand: wins as exact
-    fractions (a float sum would depend on the order), scores, lengths and decisions as Counters, the smallest
-    stalled seeds and the first samples by game index in bounded heaps. `result()` is what `summarise` has always
-    given for a list in seed order."""
+    values, not outcomes, so a run of a million games costs no more memory than one of a thousand: each seat's wins
+    by how many shared them (summed as exact fractions: a float sum would depend on the order), scores, lengths
+    and decisions as Counters, the smallest stalled seeds and the first samples by game index in bounded heaps.
+    `result()` is what `summarise` has always given for a list in seed order."""
 
     def __init__(self, rules, players: int, names: list[str], seed: int):
         self.rules, self.players, self.names, self.seed = rules, players, names, seed
         self.games = self.played = self.errors = self.team_wins = self.stalled = 0
-        self.wins = [Fraction(0)] * players  # shared wins split exactly
-        self.won = [False] * players  # a seat that never shared a win reports 0, a whole number, as it always did
+        self.shares: list[Counter] = [Counter() for _ in range(players)]  # seat -> {winners: games won among them}
         self.seat_scores: list[Counter] = [Counter() for _ in range(players)]
         self.all_scores: Counter = Counter()
         self.turns: Counter = Counter()
@@ -329,8 +328,7 @@ class Summary:
         winners, scores = outcome["winners"], outcome["scores"]
         for i in range(self.players):
             if f"P{i + 1}" in winners:
-                self.wins[i] += Fraction(1, len(winners))
-                self.won[i] = True
+                self.shares[i][len(winners)] += 1
             if scores:
                 self.seat_scores[i][scores.get(f"P{i + 1}", 0)] += 1
         self.all_scores.update((scores or {}).values())
@@ -366,7 +364,10 @@ class Summary:
         agent_games: Counter = Counter()
         for i in range(players):
             agent = names[i % len(names)]
-            wins = float(self.wins[i]) if self.won[i] else 0
+            # exact (a float sum would depend on the order); a seat that never shared a win has 0, a whole number,
+            # as the sum of no shares always was
+            shares = self.shares[i]
+            wins = float(sum(Fraction(games, winners) for winners, games in shares.items())) if shares else 0
             seat_rows.append(
                 {
                     "seat": f"P{i + 1}",
