@@ -69,12 +69,18 @@ def test_a_content_error_on_ray_names_the_callers_file(knap, tmp_path, local_ray
     effect = "let x = 1\nrepeat 4000 times:\n    let x = x * 10\ngain x vp"
     root = write_tree(tmp_path / "huge", {"pack.yaml": tiny_manifest("huge"), "rules.yaml": one_action_rules(effect)})
     settings = ("--players", "2", "-n", "3")
-    code, expected, _ = _sim(knap, tmp_path / "local", "--jobs", "1", pack=root, settings=settings)
+    local_logs, ray_logs = tmp_path / "local-logs", tmp_path / "ray-logs"
+    code, expected, _ = _sim(knap, tmp_path / "local", "--log-dir", local_logs, pack=root, settings=settings)
     assert code == 1
-    code, printed, _ = _sim(knap, tmp_path / "ray", "--backend", "ray", pack=root, settings=settings)
+    code, printed, _ = _sim(
+        knap, tmp_path / "ray", "--backend", "ray", "--log-dir", ray_logs, pack=root, settings=settings
+    )
     assert code == 1 and printed == expected
     sample = json.loads(printed)["error_samples"][0]
     assert sample["error"].startswith(f"{root / 'rules.yaml'}:"), sample
+    # the failed games' logs too: they name the caller's pack folder, to replay there
+    assert sorted(p.name for p in ray_logs.iterdir()) == ["seed-0.json", "seed-1.json", "seed-2.json"]
+    assert all((ray_logs / p.name).read_bytes() == p.read_bytes() for p in local_logs.iterdir())
 
 
 def test_without_ray_the_backend_says_how_to_install_it(knap, tmp_path, monkeypatch):

@@ -395,12 +395,16 @@ def test_every_record_is_written_whole_as_its_game_finishes(tmp_path, monkeypatc
 
 
 def test_stalled_games_leave_their_logs_with_a_run_folder_too(knap, tmp_path):
-    logs = tmp_path / "logs"
+    """The same logs as a run without a folder writes, and none in the records."""
+    logs, plain_logs = tmp_path / "logs", tmp_path / "plain"
     settings = ("--players", "2", "-n", "3", "--max-rounds", "1")
     code, printed, _ = _sim(knap, tmp_path / "run", "--log-dir", logs, settings=settings)
     assert code == 0 and json.loads(printed)["stalled"]["count"] == 3
     assert sorted(p.name for p in logs.iterdir()) == ["seed-0.json", "seed-1.json", "seed-2.json"]
     assert all("log" not in r for r in _records(tmp_path / "run"))
+    code, plain, _ = knap("sim", PACK, *settings, "--jobs", "1", "--format", "json", "--log-dir", plain_logs)
+    assert code == 0 and plain == printed
+    assert all((logs / p.name).read_bytes() == p.read_bytes() for p in plain_logs.iterdir())
 
 
 def test_ctrl_c_keeps_every_record_whole_and_the_run_resumes(tmp_path, whole_run):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import logging
 import math
 import os
@@ -82,7 +83,9 @@ def play(
         size = max(1, min(MAX_BATCH, math.ceil(count / (cpus * TASKS_PER_CPU))))
         remote = ray.remote(num_cpus=1, max_retries=1)(_play_batch)
         pack = ray.put(bundle)
-        shared = (bundle.digest, plan.seed, plan.work(keep_logs, record))
+        # the files, and where the caller has them (error texts and game logs name them): what a worker keeps
+        key = json.dumps([bundle.digest, bundle.root, sorted(bundle.shown.items())])
+        shared = (key, plan.seed, plan.work(keep_logs, record))
         batches = iter(lambda: list(islice(todo, size)), [])
         for batch in batches:
             pending.append(remote.remote([pack], shared, batch))  # in a list: fetched by a worker only when not kept
@@ -117,28 +120,28 @@ def _first_line(exc) -> str:
 
 
 # ------------------------------------------------------------------------------------------- in the workers
-_PACKS: dict[str, tuple[object, dict[str, str], str]] = {}  # bundle digest -> the pack here, path fixes, its folder
+_PACKS: dict[str, tuple[object, dict[str, str], str]] = {}  # bundle's key -> the pack here, path fixes, its folder
 
 
 def _play_batch(pack_ref: list, shared: tuple, indices: list[int]) -> list[dict]:
     """A Ray task: play the games `indices` names, as sim._one plays them, with the pack loaded from the bundle."""
-    digest, seed, work = shared
-    rules, fixes, _ = _loaded(digest, pack_ref)
+    key, seed, work = shared
+    rules, fixes, _ = _loaded(key, pack_ref)
     sim._RULES = rules  # what sim._one plays
     outcomes = []
     with bulk_play():
         for index in indices:
             outcome = sim._one((index, seed + index, *work))
-            for key in ("error", "stalled"):
-                if isinstance(outcome.get(key), str):
-                    outcome[key] = _fixed(outcome[key], fixes)
+            for field in ("error", "stalled"):
+                if isinstance(outcome.get(field), str):
+                    outcome[field] = _fixed(outcome[field], fixes)
             outcomes.append(outcome)
     return outcomes
 
 
-def _loaded(digest: str, pack_ref: list):
-    """The pack of the bundle `digest`, loaded once per worker process from a copy of its files."""
-    if digest not in _PACKS:
+def _loaded(key: str, pack_ref: list):
+    """The pack of the bundle `key` names, loaded once per worker process from a copy of its files."""
+    if key not in _PACKS:
         import ray
 
         bundle: Bundle = ray.get(pack_ref[0])
@@ -152,8 +155,8 @@ def _loaded(digest: str, pack_ref: list):
         # a content error names the caller's files, as a local run does; a game log, the caller's pack folder
         fixes = {display(root.parent / name) + os.sep: shown + os.sep for name, shown in bundle.shown.items()}
         rules.root = Path(bundle.root)
-        _PACKS[digest] = (rules, fixes, folder)
-    return _PACKS[digest]
+        _PACKS[key] = (rules, fixes, folder)
+    return _PACKS[key]
 
 
 def _fixed(text: str, fixes: dict[str, str]) -> str:

@@ -80,7 +80,7 @@ class Plan:
 
     def work(self, keep_logs: bool, record: bool) -> tuple:
         """What every game of the run shares, as sim._one takes it after the index and the seed."""
-        return (self.players, self.agents, self.max_rounds, self.max_answers_per_turn, keep_logs, record)
+        return (self.players, self.names, self.max_rounds, self.max_answers_per_turn, keep_logs, record)
 
 
 def run(
@@ -113,7 +113,7 @@ def run(
             bundle = gather(plan.rules.root)  # type: ignore[attr-defined]
         except BundleError as exc:
             raise RunError(str(exc)) from None
-    summary = sim.Summary(plan.rules, plan.players, plan.agents, plan.seed)
+    summary = sim.Summary(plan.rules, plan.players, plan.names, plan.seed)
     folder = RunFolder(Path(out), plan.header(bundle), resume) if out is not None and bundle is not None else None
     try:
         done = folder.replay(summary) if folder is not None else Done(plan.games)
@@ -139,7 +139,7 @@ def run(
                 plan.rules,
                 todo,
                 plan.players,
-                plan.agents,
+                plan.names,
                 plan.seed,
                 jobs,
                 plan.max_rounds,
