@@ -51,7 +51,7 @@ def test_the_layers_of_the_pipeline_hold():
 def test_the_layer_check_sees_a_broken_layer(tmp_path):
     """The contract fails on a lower layer importing a higher one (the check is not vacuous)."""
     package = tmp_path / "engine"
-    for name in ("commands", "serve", "lsp", "runtime", "lint", "content", "dsl", "files"):
+    for name in ("commands", "balance", "serve", "lsp", "runtime", "lint", "content", "dsl", "files"):
         (package / name).mkdir(parents=True)
         (package / name / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
