@@ -122,33 +122,18 @@ def run(
         sink = _Sink(summary, folder, logs_dir, progress)
         if logs_dir is not None:
             write_logs(logs_dir, [])  # the folder is made even when no game leaves a log, as it always was
-        todo = done.missing()
-        record = folder is not None
-        if on_ray:
+        count, keep_logs, record = plan.games - done.count, logs_dir is not None, folder is not None
+        if count and on_ray:
             assert bundle is not None
             try:
-                ray_backend.play(
-                    plan, bundle, todo, plan.games - done.count, sink.take, jobs, address, logs_dir is not None, record
-                )
+                ray_backend.play(plan, bundle, done.missing(), count, sink.take, jobs, address, keep_logs, record)
             except ray_backend.RayError as exc:
-                raise RunError(
-                    f"{exc}{'; the games played so far are kept: resume with --resume' if folder else ''}"
-                ) from None
-        else:
-            stream = sim.stream(
-                plan.rules,
-                todo,
-                plan.players,
-                plan.names,
-                plan.seed,
-                jobs,
-                plan.max_rounds,
-                plan.max_answers_per_turn,
-                keep_logs=logs_dir is not None,
-                record=record,
-                count=plan.games - done.count,
-            )
-            with closing(stream):
+                kept = "; the games played so far are kept: resume with --resume" if folder is not None else ""
+                raise RunError(f"{exc}{kept}") from None
+        elif count:
+            work = (plan.players, plan.names, plan.seed, jobs, plan.max_rounds, plan.max_answers_per_turn)
+            stream = sim.stream(plan.rules, done.missing(), *work, keep_logs=keep_logs, record=record, count=count)
+            with closing(stream):  # interrupted: the workers stop at once
                 for outcome in stream:
                     sink.take([outcome])
         result = summary.result()
