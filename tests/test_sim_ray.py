@@ -89,3 +89,10 @@ def test_without_ray_the_backend_says_how_to_install_it(knap, tmp_path, monkeypa
     assert code == 2 and printed == ""
     assert err == "knap: the Ray backend needs ray: pip install 'knapper[ray]'\n"
     assert not (tmp_path / "run").exists()
+
+
+def test_a_worker_of_another_knapper_version_refuses_to_play():
+    from engine.balance import ray_backend
+
+    with pytest.raises(RuntimeError, match="the Ray workers run knapper .* and the driver 0.0.0: install the same"):
+        ray_backend._play_batch([None], ("key", "0.0.0", 0, (2, ["random"], 500, 1000, False, False)), [0])

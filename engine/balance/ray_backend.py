@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 
+from engine import __version__
 from engine.content.packs import display
 from engine.runtime import rules as pack_rules
 from engine.runtime import sim
@@ -85,7 +86,7 @@ def play(
         pack = ray.put(bundle)
         # the files, and where the caller has them (error texts and game logs name them): what a worker keeps
         key = json.dumps([bundle.digest, bundle.root, sorted(bundle.shown.items())])
-        shared = (key, plan.seed, plan.work(keep_logs, record))
+        shared = (key, __version__, plan.seed, plan.work(keep_logs, record))
         batches = iter(lambda: list(islice(todo, size)), [])
         for batch in batches:
             pending.append(remote.remote([pack], shared, batch))  # in a list: fetched by a worker only when not kept
@@ -125,7 +126,9 @@ _PACKS: dict[str, tuple[object, dict[str, str], str]] = {}  # bundle's key -> th
 
 def _play_batch(pack_ref: list, shared: tuple, indices: list[int]) -> list[dict]:
     """A Ray task: play the games `indices` names, as sim._one plays them, with the pack loaded from the bundle."""
-    key, seed, work = shared
+    key, version, seed, work = shared
+    if version != __version__:  # another knapper may play the same seeds otherwise
+        raise RuntimeError(f"the Ray workers run knapper {__version__} and the driver {version}: install the same")
     rules, fixes, _ = _loaded(key, pack_ref)
     sim._RULES = rules  # what sim._one plays
     outcomes = []
