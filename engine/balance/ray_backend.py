@@ -151,8 +151,9 @@ def _loaded(key: str, pack_ref: list):
         for _, _, old in _PACKS.values():  # one run's pack at a time
             shutil.rmtree(old, ignore_errors=True)
         _PACKS.clear()
-        folder = tempfile.mkdtemp(prefix="knap-pack-")
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _sweep()
+        folder = tempfile.mkdtemp(prefix=f"knap-pack-{os.getpid()}-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)  # a worker Ray stops gently
         root = bundle.unpack(Path(folder))
         rules = pack_rules.load(root)  # the files stay: an error's position is read from them
         # a content error names the caller's files, as a local run does; a game log, the caller's pack folder
@@ -160,6 +161,21 @@ def _loaded(key: str, pack_ref: list):
         rules.root = Path(bundle.root)
         _PACKS[key] = (rules, fixes, folder)
     return _PACKS[key]
+
+
+def _sweep() -> None:
+    """Remove the copies of packs left by workers that are gone: Ray kills its workers at the end of a run, before
+    they can clean up (the copy's folder is named after the worker's process id)."""
+    for folder in Path(tempfile.gettempdir()).glob("knap-pack-*-*"):
+        pid = folder.name.split("-")[2]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue  # alive, another user's
 
 
 def _fixed(text: str, fixes: dict[str, str]) -> str:
