@@ -14,6 +14,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from engine import report
+from engine.balance import runs
 from engine.content.packs import resolve_target
 from engine.files.atomic import WriteError, write_text
 from engine.report import quoted
@@ -31,6 +32,7 @@ from .options import text_console
 from .targets import pack_target
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
 
 
 def _load_pack(name: str):
@@ -277,6 +279,10 @@ def sim(args) -> int:
     if not args.compare and not args.pack:
         print("knap: sim needs a PACK, or --compare PACK_A PACK_B", file=sys.stderr)
         return EXIT_USAGE
+    problem = _run_options_problem(args)
+    if problem:
+        print(f"knap: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if args.compare:
         return sim_compare(args)
     loaded = _pack_and_players(args)
@@ -286,21 +292,63 @@ def sim(args) -> int:
     names = _agent_names(args)
     if names is None:
         return EXIT_USAGE
-    with _progress(args, {"": f"{rules.pack_id}, {players} players"}) as advance:
-        summary = simulation.run(
-            rules,
-            args.games,
-            players,
-            names,
-            args.seed,
-            args.jobs,
-            args.max_rounds,
-            progress=lambda: advance(""),
-            logs_dir=args.log_dir,
-            max_answers_per_turn=args.max_answers_per_turn,
-        )
+    if args.out is not None or args.backend != "local":
+        summary = _kept_run(args, rules, players, names)
+        if isinstance(summary, int):
+            return summary
+    else:
+        with _progress(args, {"": f"{rules.pack_id}, {players} players"}) as advance:
+            summary = simulation.run(
+                rules,
+                args.games,
+                players,
+                names,
+                args.seed,
+                args.jobs,
+                args.max_rounds,
+                progress=lambda: advance(""),
+                logs_dir=args.log_dir,
+                max_answers_per_turn=args.max_answers_per_turn,
+            )
     written = _logs_written(summary) & _report(args, summary, print_summary)
     return EXIT_FINDINGS if summary["errors"] or not written else EXIT_CLEAN
+
+
+def _run_options_problem(args) -> str | None:
+    """Options of a run kept in a folder or played on Ray that do not go together, in words."""
+    if args.compare and (args.out is not None or args.resume or args.backend != "local"):
+        return "--out, --resume and --backend are for a run of one pack, not --compare"
+    if args.resume and args.out is None:
+        return "--resume goes on with the run kept in a folder: give it with --out DIR"
+    if args.address is not None and args.backend != "ray":
+        return "--address names a Ray cluster: give it with --backend ray"
+    return None
+
+
+def _kept_run(args, rules, players, names) -> dict | int:
+    """`knap sim --out DIR [--resume]` or `--backend ray`: the summary, or the exit code once the reason (a folder
+    or a setting that does not fit, no ray, Ctrl-C) has been printed."""
+    plan = runs.Plan(rules, players, names, args.seed, args.games, args.max_rounds, args.max_answers_per_turn)
+    with _progress(args, {"": f"{rules.pack_id}, {players} players"}) as advance:
+        try:
+            return runs.run(
+                plan,
+                out=args.out,
+                resume=args.resume,
+                backend=args.backend,
+                jobs=args.jobs,
+                address=args.address,
+                logs_dir=args.log_dir,
+                progress=lambda: advance(""),
+                started=lambda done: advance("", done) if done else None,
+            )
+        except runs.RunError as exc:
+            print(f"knap: {plain(exc)}", file=sys.stderr)
+            return EXIT_USAGE
+        except KeyboardInterrupt:
+            where = f"; every game played is kept in {plain(args.out)}: resume with --resume" if args.out else ""
+            print(f"knap: interrupted{where}", file=sys.stderr)
+            return EXIT_INTERRUPTED
 
 
 def sim_compare(args) -> int:
@@ -395,23 +443,24 @@ def _report(args, data, print_text) -> bool:
 
 @contextmanager
 def _progress(args, labels: dict[str, str]):
-    """Yields `advance(key)`, called once per finished game of the run `key` names. A bar on stderr when it
-    is a terminal; with `--progress` and no terminal, a line at each tenth; otherwise nothing."""
+    """Yields `advance(key, games=1)`, called as games of the run `key` names finish (or, resumed, are found done).
+    A bar on stderr when it is a terminal; with `--progress` and no terminal, a line at each tenth; otherwise
+    nothing."""
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     if not show:
-        yield lambda key="": None
+        yield lambda key="", games=1: None
         return
     if sys.stderr.isatty():
         with Progress(console=safe_console(stderr=True), transient=True) as bar:
             tasks = {key: bar.add_task(markup(label), total=args.games) for key, label in labels.items()}
-            yield lambda key="": bar.advance(tasks[key])
+            yield lambda key="", games=1: bar.advance(tasks[key], games)
         return
 
     done = dict.fromkeys(labels, 0)
 
-    def advance(key=""):
-        done[key] += 1
-        if done[key] == args.games or done[key] * 10 // args.games != (done[key] - 1) * 10 // args.games:
+    def advance(key="", games=1):
+        done[key] += games
+        if done[key] == args.games or done[key] * 10 // args.games != (done[key] - games) * 10 // args.games:
             print(f"{plain(labels[key])}: {done[key]}/{args.games} games", file=sys.stderr, flush=True)
 
     yield advance

@@ -89,7 +89,14 @@ def add_commands(sub):
     )
     _add_agents(sim, "random", "the agents by seat: one for all, or comma-separated, repeated as needed")
     sim.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed SEED+i")
-    sim.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: cores)")
+    sim.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: cores); with --backend ray, the CPUs of the local Ray it starts",
+    )
     sim.add_argument(
         "--max-rounds",
         type=int,
@@ -103,6 +110,30 @@ def add_commands(sub):
         metavar="DIR",
         help="write the logs of stalled games and of games that ended in "
         "an error into DIR, to replay them with `knap replay`",
+    )
+    sim.add_argument(
+        "--out",
+        metavar="DIR",
+        help="keep the run in the folder DIR: run.json (its settings), games.jsonl (a record per game, written as "
+        "games finish) and summary.json at the end; a run stopped half-way goes on with --resume",
+    )
+    sim.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the run kept in --out DIR: only the games it lacks are played, with the settings it was "
+        "started with (any other is refused), and the summary is the one an uninterrupted run writes",
+    )
+    sim.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="where games are played: worker processes here, or on Ray (a local Ray of --jobs CPUs, or the "
+        "cluster at --address; needs `pip install 'knapper[ray]'`)",
+    )
+    sim.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: join the Ray cluster at ADDR (as `ray.init(address=ADDR)`) instead of starting one",
     )
     add_output(
         sim,
