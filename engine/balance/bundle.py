@@ -3,7 +3,7 @@ shipped to workers that do not have the caller's files (a Ray cluster), which la
 and load the pack from there.
 
 The packs are laid out side by side, each under its folder's name, which is how a pack finds the packs it extends
-first (`extends: [cro_magnon]` finds a sibling folder `cro-magnon`: pack_search.find_base), so the copy loads the
+first (`extends: [base_game]` finds a sibling folder `base-game`: pack_search.find_base), so the copy loads the
 same packs the original did. Only each pack's own YAML files travel (content.packs.pack_files: no nested packs),
 read through the pack's confinement (a link out of a pack is never followed).
 """
