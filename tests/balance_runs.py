@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scenario import ROOT, ruleset
+from scenario import ruleset
 
+from engine.balance import runs
 from engine.runtime import agents as agent_table
-from engine.runtime import sim
 from engine.runtime.game import Game, Stalled
 from engine.runtime.records import GameRecorder
 from engine.runtime.session import play_out
@@ -48,22 +48,11 @@ def make_run(
     seed: int = 0,
     max_rounds: int = 500,
 ) -> Path:
-    """A run folder of `games` games of `pack` (a built-in pack id), seeds `seed` on."""
-    rules = ruleset(pack)
-    names = list(names)
-    records = [record(rules, i, seed + i, players, names, max_rounds) for i in range(games)]
-    summary = sim.summarise(rules, records, players, names, seed)
-    meta = {
-        "pack": pack,
-        "pack_path": str(ROOT / "content" / pack),
-        "players": players,
-        "agents": [names[i % len(names)] for i in range(players)],
-        "seed": seed,
-        "games": games,
-        "score_counter": rules.score_counter,
-        "length_unit": "rounds" if rules.in_rounds else "turns",
-    }
-    return write_run(folder, meta, records, summary)
+    """A run folder of `games` games of `pack` (a built-in pack id), seeds `seed` on, as `knap sim --out` writes it
+    (balance.runs, played in this process)."""
+    plan = runs.Plan(ruleset(pack), players, list(names), seed, games, max_rounds)
+    runs.run(plan, out=folder, jobs=1)
+    return folder
 
 
 def write_run(folder: Path, meta: dict, records, summary: dict | None = None) -> Path:

@@ -201,6 +201,6 @@ def test_a_folder_that_is_no_run_is_one_line(tmp_path, damage, message):
 def test_a_run_keeps_its_description_and_summary(tmp_path):
     folder = make_run(tmp_path / "run", games=2, players=2)
     run = read_run(folder)
-    assert run.meta["format"] == "knap-run/1" and run.meta["pack"] == "cro-magnon"
+    assert run.meta["format"] == "knap-run/1" and run.meta["pack"]["id"] == "cro_magnon"
     assert run.summary is not None and run.summary["games"] == 2
     assert run.name == "run"

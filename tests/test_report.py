@@ -54,6 +54,8 @@ def test_the_page_has_every_plot_and_needs_nothing_else(knap, played, tmp_path):
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
     assert "<link" not in page and "<script" not in page and "@import" not in page and "url(" not in page
     assert "<table class='headline'>" in page and "First-player advantage" in page
+    # the pack by its id, as `knap sim --out` describes it in run.json (id, folder and hash)
+    assert "<h1>Balance report: cro_magnon</h1>" in page and "sha256" not in page
 
 
 def test_the_same_runs_make_the_same_page(knap, played, tmp_path):

@@ -44,7 +44,7 @@ def test_every_plot_loads_in_the_browser(report):
             assert [i["plot"] for i in images] == PLOTS
             assert all(i["complete"] and i["width"] > 0 for i in images), images
             assert fetched == [report.as_uri()]  # the page alone: nothing else was fetched
-            assert page.title() == "Balance report: cro-magnon"
+            assert page.title() == "Balance report: cro_magnon"
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "report.png"), full_page=True)
         finally:

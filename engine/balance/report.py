@@ -31,8 +31,11 @@ class RunReport:
 
     def about(self, key: str, default=None):
         """A fact of the run: from its description, else its summary."""
-        if self.meta.get(key) is not None:
-            return self.meta[key]
+        value = self.meta.get(key)
+        if key == "pack" and isinstance(value, dict):  # run.json's pack: its id, folder and hash (balance.runs)
+            value = value.get("id")
+        if value is not None:
+            return value
         return (self.summary or {}).get(key, default)
 
 
