@@ -1,7 +1,7 @@
 """The Ray backend of `knap sim` (engine/balance/ray_backend.py): does it scale with CPUs, and does its driver stay small?
 
     python tools/bench/ray_scaling.py [--games 4000] [--cpus 1,2] [--json FILE]
-    python tools/bench/ray_scaling.py --full --games 1000000 [--out DIR] [--jobs N] [--address ADDR] [--pack PACK]
+    python tools/bench/ray_scaling.py --full --games 1000000 [--out DIR [--resume]] [--jobs N] [--address ADDR] [--pack PACK]
 
 Scaling (the default): random 2-player Cro-Magnon games on a local Ray of 1 CPU, then of 2 (`--cpus`), the same seeds
 each time. Each Ray is warmed up first (its workers load the pack from the shipped bytes once, which is not what is
@@ -75,13 +75,24 @@ def _memory(pid: int) -> tuple[int, int]:
     return int(found.get("VmRSS", 0)), int(found.get("VmHWM", 0))
 
 
-def full(games: int, out: Path, jobs: int | None, address: str | None, pack: str = PACK) -> dict:
+def _kept(out: Path) -> int:
+    """How many games the run folder holds (its lines: each a whole record)."""
+    try:
+        with open(out / "games.jsonl", "rb") as lines:
+            return sum(1 for _ in lines)
+    except FileNotFoundError:
+        return 0
+
+
+def full(games: int, out: Path, jobs: int | None, address: str | None, pack: str = PACK, resume: bool = False) -> dict:
     command = [sys.executable, "-m", "engine.commands.cli", "sim", pack, "--players", "2", "-n", str(games)]
     command += ["--backend", "ray", "--out", str(out), "--progress", "--format", "json", "--output", os.devnull]
     command += ["--jobs", str(jobs)] if jobs else []
+    command += ["--resume"] if resume else []
     command += ["--address", address] if address else []
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     print("$ " + " ".join(command[2:]).replace("engine.commands.cli", "knap", 1), flush=True)
+    kept_before = _kept(out)
     start = time.perf_counter()
     child = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
     samples, peak = [], 0
@@ -98,9 +109,22 @@ def full(games: int, out: Path, jobs: int | None, address: str | None, pack: str
             print(line, end="", file=sys.stderr)
     code = child.wait()
     seconds = time.perf_counter() - start
-    print(f"exit {code}; {games} games in {seconds:.0f} s ({games / seconds:.1f} games/s, Ray's start included)")
+    kept = _kept(out)
+    played = kept - kept_before  # this time: an interrupted or resumed run plays only part of the games
+    print(
+        f"exit {code}; {played} games played in {seconds:.0f} s ({played / seconds:.1f} games/s, Ray's start included); "
+        f"the folder holds {kept} of {games}"
+    )
     print(f"driver peak resident memory: {peak / 1024:.1f} MiB; the run is in {out}")
-    return {"games": games, "exit": code, "seconds": round(seconds, 1), "peak_rss_kb": peak, "samples": samples}
+    return {
+        "games": games,
+        "played": played,
+        "kept": kept,
+        "exit": code,
+        "seconds": round(seconds, 1),
+        "peak_rss_kb": peak,
+        "samples": samples,
+    }
 
 
 def main() -> int:
@@ -112,6 +136,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, help="with --full: the local Ray's CPUs (default: all)")
     parser.add_argument("--address", help="with --full: a Ray cluster to join instead")
     parser.add_argument("--pack", default=PACK, help=f"with --full: the pack (default: {PACK}; a small one plays fast)")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --full and --out: go on with a run stopped before (knap sim --resume)",
+    )
     parser.add_argument("--json", type=Path, help="also write the numbers to this file")
     args = parser.parse_args()
     try:
@@ -121,7 +150,7 @@ def main() -> int:
         return 2
     if args.full:
         out = args.out or Path(tempfile.mkdtemp(prefix="knap-ray-run-")) / "run"
-        numbers = full(args.games, out, args.jobs, args.address, args.pack)
+        numbers = full(args.games, out, args.jobs, args.address, args.pack, args.resume)
     else:
         numbers = scaling(args.games, [int(c) for c in args.cpus.split(",")])
     if args.json:
