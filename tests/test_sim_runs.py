@@ -9,12 +9,14 @@ import math
 import random
 import statistics
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.balance.bundle import Bundle, BundleError
 from engine.runtime import sim
 
 PACK = "cro-magnon"
@@ -441,3 +443,19 @@ def test_ctrl_c_keeps_every_record_whole_and_the_run_resumes(tmp_path, whole_run
 
     assert main(["sim", PACK, *SETTINGS, "--jobs", "1", "--format", "json", "--out", str(out), "--resume"]) == 0
     assert (out / "summary.json").read_text() == whole_run[1]
+
+
+@pytest.mark.parametrize("name", ["../outside.yaml", "/tmp/knap-absolute.yaml", "pack/../../outside.yaml"])
+def test_a_bundle_writes_nothing_outside_its_folder(tmp_path, name):
+    """A worker lays a shipped pack out in a folder of its own (balance.bundle.Bundle.unpack): a file name that climbs
+    out of it, or is absolute, is refused before anything is written (docs/security.md: nothing read or written
+    outside the roots knap was given)."""
+    into = tmp_path / "copy"
+    into.mkdir()
+    bundle = Bundle(
+        top="pack", files=(("pack/pack.yaml", b"kind: pack\n"), (name, b"x")), digest="sha256:0", shown={}, root="pack"
+    )
+    with pytest.raises(BundleError, match="outside"):
+        bundle.unpack(into)
+    assert not (tmp_path / "outside.yaml").exists() and not Path("/tmp/knap-absolute.yaml").exists()
+    assert not any(into.rglob("*.yaml"))  # checked before the first file is written

@@ -36,7 +36,13 @@ class Bundle:
     root: str = field(default="", compare=False)  # the pack's folder as the caller named it (a game log's pack_path)
 
     def unpack(self, into: Path) -> Path:
-        """Write the files under `into` (an empty folder of the caller's); returns the pack's own folder there."""
+        """Write the files under `into` (an empty folder of the caller's); returns the pack's own folder there. A name
+        that is absolute or climbs out of `into` is refused before anything is written: a bundle comes from another
+        process (a Ray driver), and a worker writes only inside its own folder."""
+        inside = into.resolve()
+        for name, _ in self.files:
+            if not (inside / name).resolve().is_relative_to(inside):
+                raise BundleError(f"the shipped file `{name}` would be written outside the pack's folder: refused")
         for name, data in self.files:
             path = into / name
             path.parent.mkdir(parents=True, exist_ok=True)
