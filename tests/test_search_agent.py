@@ -182,3 +182,39 @@ def test_it_weighs_the_margin_over_the_others(race):
     assert options[agent.act({"you": player}, legal, lambda k=0: game.determinized(player, k))] == "honest"
     played = session.play(race, 2, 0, [SearchAgent(0, iterations=30), agents.RandomAgent(1)])
     assert played.result["winners"] == ["P1"]
+
+
+def test_a_walk_through_endless_dice_stops(tmp_path):
+    """Chance answers in the tree's walk are bounded as the play-on's are: an action that rolls a hundred times in a
+    row (a pack may roll for ever) ends the walk after `rollout_steps` draws, not after the last roll."""
+    (tmp_path / "pack.yaml").write_text(_PACK.replace("id: race", "id: rolling"))
+    rules = (
+        _RULES
+        + """---
+kind: action
+id: gamble
+name: Gamble
+limit: once_per_turn
+effect: |
+  repeat 100 times:
+    roll 1 as faces
+"""
+    )
+    (tmp_path / "rules.yaml").write_text(rules)
+    game = Game.new(load(tmp_path), 2, 0)
+    player, legal = _decision_of(game)
+    draws = []
+    real = Game.apply_chance
+
+    def counted(self):
+        draws.append(self)
+        return real(self)
+
+    agent = SearchAgent(seed=0, iterations=12, rollout_steps=5)
+    Game.apply_chance = counted
+    try:
+        agent.act({"you": player}, legal, lambda k=0: game.determinized(player, k))
+    finally:
+        Game.apply_chance = real
+    per_game = {id(g): draws.count(g) for g in draws}
+    assert draws and max(per_game.values()) <= 5 + 5  # the walk's bound and the play-on's

@@ -14,8 +14,9 @@ Whitehouse, "Information Set Monte Carlo Tree Search", 2012: single-observer ISM
 - Chance (dice, oracles' models) is drawn from the imagined game's streams, re-seeded with every deal, and makes no
   branch: the node after a roll gathers every outcome (open loop), so a few hundred iterations reach a few answers
   deep rather than spreading over every roll.
-- Margins are in the pack's points, unbounded: they are scaled to [0, 1] by the least and greatest margin this
-  search has seen, so one exploration constant serves every pack.
+- Margins are in the pack's points, unbounded: each iteration's margins are scaled to [0, 1] by the least and
+  greatest margin this decision's search has seen so far (a running scale: what the first iterations add is scaled
+  by a narrower range than the last's), so one exploration constant serves every pack.
 
 The budget is iterations (`ismcts:500`, the same answer for the same seed) or milliseconds (`ismcts:250ms`, as many
 iterations as fit: faster machines search deeper, so games played with it are not reproducible).
@@ -83,7 +84,7 @@ class SearchAgent:
         self.tree: Node | None = None  # the last decision's search, kept until the next (for a look inside)
         self.iterations_done = 0  # how many iterations that search ran
         self.root_keys: dict = {}  # the answers asked, option -> the key of its edge at the root
-        self.low = math.inf  # the least and greatest margin seen in this decision's search (`_scaled`)
+        self.low = math.inf  # the least and greatest margin seen so far in this decision's search (`_iterate`)
         self.high = -math.inf
 
     def act(self, view, legal, model=None):
@@ -118,12 +119,16 @@ class SearchAgent:
         path = []  # (node, player, key) of every answer chosen in the tree
         expanded = False
         first = True
+        draws = 0  # chance's answers in the walk: bounded as the play-on's are (a pack that rolls for ever stops here)
         while not expanded:
             pending = state["pending"]
             if pending is None:
                 break
             players = pending["by"]
             if players == [CHANCE]:
+                if draws == self.rollout_steps:
+                    break
+                draws += 1
                 game.apply_chance()
                 continue
             # the players who answer here, each their legal answers as this deal has them (the root's: those asked)
