@@ -8,6 +8,7 @@ shipped packs, and prefers what wins."""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -77,8 +78,6 @@ def test_the_budget_is_read_from_the_agents_name():
 
 def _decision_of(game: Game):
     """Play on at random until a player (not chance) must choose among several answers."""
-    import random
-
     rnd = random.Random(5)
     while True:
         decision = game.decision
