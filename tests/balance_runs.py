@@ -1,5 +1,5 @@
-"""Run folders for the balance tests, made as `knap sim PACK --out DIR` makes them (sim._one's outcome, the seats'
-agents and runtime.records' keys, one record a line), without that command: games played here, in this process."""
+"""Run folders for the balance tests: made by balance.runs as `knap sim PACK --out DIR` makes them, in this process, or
+written by hand from records made up for a test."""
 
 from __future__ import annotations
 
@@ -9,34 +9,14 @@ from pathlib import Path
 from scenario import ruleset
 
 from engine.balance import runs
-from engine.runtime import agents as agent_table
-from engine.runtime.game import Game, Stalled
-from engine.runtime.records import GameRecorder
-from engine.runtime.session import play_out
+from engine.runtime import sim
+from engine.runtime.budget import MAX_ANSWERS_PER_TURN
 
 
 def record(rules, index: int, seed: int, players: int, names: list[str], max_rounds: int = 500) -> dict:
-    """One game's record, as sim._one plays it, with the recorder watching."""
-    seats = [agent_table.make(names[i % len(names)], seed * 31 + i) for i in range(players)]
-    game = Game.new(rules, players, seed, max_rounds=max_rounds)
-    recorder = GameRecorder(game)
-    agents = [names[i % len(names)] for i in range(players)]
-    try:
-        play_out(game, seats, on_step=recorder.step)
-    except Stalled as exc:
-        outcome = {"index": index, "seed": seed, "stalled": str(exc), "code": exc.code, "turns": exc.turn}
-        return {**outcome, "decisions": len(game.history), "agents": agents, **recorder.finish(game)}
-    result = game.result
-    assert result is not None
-    outcome = {key: result[key] for key in ("winners", "scores", "reason", "turns")}
-    return {
-        "index": index,
-        "seed": seed,
-        **outcome,
-        "decisions": len(game.history),
-        "agents": agents,
-        **recorder.finish(game),
-    }
+    """One game's record, as a run kept in a folder plays it (sim._one, recording)."""
+    sim._RULES = rules  # (what sim._one plays: a worker's pack)
+    return sim._one((index, seed, players, names, max_rounds, MAX_ANSWERS_PER_TURN, False, True))
 
 
 def make_run(

@@ -149,14 +149,14 @@ def test_memory_grows_with_distinct_values_not_games():
 
 # ----------------------------------------------------------------------------------------------- the folder
 def test_a_torn_last_line_is_left_out(tmp_path):
-    folder = write_run(tmp_path / "run", {"pack": "x"}, [_game(["P1"]), _game(["P2"])])
+    folder = write_run(tmp_path / "run", {"pack": {"id": "x"}}, [_game(["P1"]), _game(["P2"])])
     with open(folder / "games.jsonl", "a", encoding="utf-8") as handle:
         handle.write('{"index": 2, "winners": ["P')  # the run stopped as it wrote this line
     assert len(list(read_run(folder).records())) == 2
 
 
 def test_a_bad_line_in_the_middle_names_the_file_and_the_line(tmp_path):
-    folder = write_run(tmp_path / "run", {"pack": "x"}, [_game(["P1"])])
+    folder = write_run(tmp_path / "run", {"pack": {"id": "x"}}, [_game(["P1"])])
     with open(folder / "games.jsonl", "a", encoding="utf-8") as handle:
         handle.write("{not json\n" + json.dumps(_game(["P2"])) + "\n")
     with pytest.raises(RunError, match=r"games\.jsonl:2: not a game's record") as caught:
@@ -179,7 +179,7 @@ def test_a_bad_line_in_the_middle_names_the_file_and_the_line(tmp_path):
     ],
 )
 def test_a_folder_that_is_no_run_is_one_line(tmp_path, damage, message):
-    folder = write_run(tmp_path / "run", {"pack": "x"}, [_game(["P1"])])
+    folder = write_run(tmp_path / "run", {"pack": {"id": "x"}}, [_game(["P1"])])
     target = folder
     if damage == "no folder":
         target = tmp_path / "elsewhere"

@@ -32,7 +32,7 @@ def strange(tmp_path_factory):
         record.update(margin=number % 5, track=[[1, 0], [2, number % 3]], reason=f"{EVIL} & more")
         record["agents"] = ["<i>bot</i>", "random"]
         games.append(record)
-    meta = {"pack": EVIL, "players": 2, "agents": ["<i>bot</i>", "random"], "seed": 0, "score_counter": "v<p>"}
+    meta = {"pack": {"id": EVIL}, "players": 2, "agents": ["<i>bot</i>", "random"], "seed": 0, "score_counter": "v<p>"}
     return write_run(tmp_path_factory.mktemp("runs") / "<b>odd", meta, games)  # (a folder's name: no `/`)
 
 
@@ -101,7 +101,7 @@ def test_a_bad_folder_is_one_line_and_exit_2(knap, played, tmp_path, damage):
     if damage == "no folder":
         folder = tmp_path / "missing"
     else:
-        write_run(folder, {"pack": "x"}, [hand_made(["P1"])] * 3)
+        write_run(folder, {"pack": {"id": "x"}}, [hand_made(["P1"])] * 3)
         if damage == "bad line":
             lines = (folder / "games.jsonl").read_text().splitlines()
             lines[1] = "{oops"

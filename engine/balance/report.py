@@ -31,12 +31,17 @@ class RunReport:
 
     def about(self, key: str, default=None):
         """A fact of the run: from its description, else its summary."""
-        value = self.meta.get(key)
-        if key == "pack" and isinstance(value, dict):  # run.json's pack: its id, folder and hash (balance.runs)
-            value = value.get("id")
-        if value is not None:
-            return value
+        if self.meta.get(key) is not None:
+            return self.meta[key]
         return (self.summary or {}).get(key, default)
+
+    @property
+    def pack(self) -> str:
+        """The pack's id: run.json describes the pack by its id, folder and hash (balance.runs); the summary names it."""
+        described = self.meta.get("pack")
+        if isinstance(described, dict) and described.get("id") is not None:
+            return str(described["id"])
+        return str((self.summary or {}).get("pack", "?"))
 
 
 def render(runs: list[RunReport], differences: bool = False) -> str:
@@ -44,7 +49,7 @@ def render(runs: list[RunReport], differences: bool = False) -> str:
     win rate in each run but the first minus the first's, with Newcombe's 95 % interval, in the headline table."""
     names = _names(runs)
     series = [(name, run.stats) for name, run in zip(names, runs, strict=True)]
-    packs = sorted({str(run.about("pack", "?")) for run in runs})
+    packs = sorted({run.pack for run in runs})
     title = f"Balance report: {', '.join(packs)}"
     body = [
         f"<header><h1>{escape(title)}</h1><p class='runs'>{_runs_line(names, runs)}</p></header>",
@@ -77,7 +82,7 @@ def _runs_line(names: list[str], runs: list[RunReport]) -> str:
         agents = run.about("agents") or []
         who = ", ".join(str(a) for a in agents) if isinstance(agents, list) else str(agents)
         parts.append(
-            f"<b>{escape(name)}</b>: {escape(str(run.about('pack', '?')))}, {escape(str(run.about('players', '?')))} "
+            f"<b>{escape(name)}</b>: {escape(run.pack)}, {escape(str(run.about('players', '?')))} "
             f"players ({escape(who)}), {run.stats['games']:,} games from seed {escape(str(run.about('seed', '?')))}"
         )
     return "<br>".join(parts)
@@ -199,7 +204,7 @@ def _headline(names: list[str], runs: list[RunReport], differences: bool) -> str
     rows: list[tuple[str, list[str]]] = []
     stats = [run.stats for run in runs]
     units = [escape(str(run.about("length_unit") or "turns")) for run in runs]
-    rows.append(("Pack", [escape(str(run.about("pack", "?"))) for run in runs]))
+    rows.append(("Pack", [escape(run.pack) for run in runs]))
     rows.append(("Players", [escape(str(run.about("players", "?"))) for run in runs]))
     rows.append(
         (

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from engine.files.jsonload import JsonFileError, path_text, read
 
-RUN_FORMAT = "knap-run/1"
-RUN, GAMES, SUMMARY = "run.json", "games.jsonl", "summary.json"
+from .runs import FORMAT, GAMES, RUN, SUMMARY
+
 MAX_LINE = 1 << 20  # a record is a few KiB; a line longer than this is no record
 
 
@@ -85,8 +85,8 @@ def read_run(folder) -> Run:
         raise RunError(f"{path_text(root)} {what}: give the folder `knap sim PACK --out DIR` wrote")
     meta = _document(root / RUN, required=True)
     assert meta is not None
-    if meta.get("format") != RUN_FORMAT:
-        raise RunError(f"{path_text(root / RUN)}: not a run's description (its `format` is not {RUN_FORMAT})")
+    if meta.get("format") != FORMAT:
+        raise RunError(f"{path_text(root / RUN)}: not a run's description (its `format` is not {FORMAT})")
     if not (root / GAMES).is_file():
         raise RunError(f"{path_text(root / GAMES)} is missing: the run wrote no game")
     return Run(root, meta, _document(root / SUMMARY, required=False))

@@ -92,6 +92,7 @@ class SearchAgent:
             return legal[self.rng.randrange(len(legal))]
         me = view["you"]
         root = self.tree = Node()
+        self.root_keys = {}  # (the first iteration's walk fills it)
         self.low, self.high = math.inf, -math.inf
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
         iteration = 0
@@ -133,7 +134,7 @@ class SearchAgent:
                 continue
             # the players who answer here, each their legal answers as this deal has them (the root's: those asked)
             values = pending["options"]
-            if first:  # the answers asked, as the tree knows them (the decision is the same in every deal)
+            if first and not self.root_keys:  # the answers asked, as the tree knows them (the same in every deal)
                 self.root_keys = {option: _key(values[option]) for option in legal}
             choices = []
             for player in list(players):
