@@ -39,9 +39,9 @@ class Bundle:
         """Write the files under `into` (an empty folder of the caller's); returns the pack's own folder there. A name
         that is absolute or climbs out of `into` is refused before anything is written: a bundle comes from another
         process (a Ray driver), and a worker writes only inside its own folder."""
-        inside = into.resolve()
+        inside = Root(into)
         for name, _ in self.files:
-            if not (inside / name).resolve().is_relative_to(inside):
+            if not inside.contains(os.path.realpath(into / name)):
                 raise BundleError(f"the shipped file `{name}` would be written outside the pack's folder: refused")
         for name, data in self.files:
             path = into / name

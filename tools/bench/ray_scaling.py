@@ -76,10 +76,12 @@ def _memory(pid: int) -> tuple[int, int]:
 
 
 def _kept(out: Path) -> int:
-    """How many games the run folder holds (its lines: each a whole record)."""
+    """How many games the run folder holds (its whole lines, as a resume counts them: a torn last line is no game)."""
+    from engine.balance.runs import GAMES
+
     try:
-        with open(out / "games.jsonl", "rb") as lines:
-            return sum(1 for _ in lines)
+        with open(out / GAMES, "rb") as lines:
+            return sum(1 for line in lines if line.endswith(b"\n"))
     except FileNotFoundError:
         return 0
 
